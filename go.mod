@@ -3,6 +3,14 @@ module github.com/cantstop/cantstop
 go 1.23
 
 require (
+	github.com/jonboulle/clockwork v0.5.0
+	golang.org/x/sys v0.29.0
+	golang.org/x/term v0.27.0
+	periph.io/x/conn/v3 v3.7.2
+	periph.io/x/host/v3 v3.8.5
+)
+
+require (
 	github.com/coreos/go-systemd/v22 v22.7.0 // indirect
 	github.com/hajimehoshi/bitmapfont/v3 v3.2.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
@@ -12,7 +20,5 @@ require (
 	gocv.io/x/gocv v0.31.0 // indirect
 	golang.org/x/image v0.23.0 // indirect
 	golang.org/x/text v0.21.0 // indirect
-	periph.io/x/conn/v3 v3.7.2 // indirect
 	periph.io/x/devices/v3 v3.7.4 // indirect
-	periph.io/x/host/v3 v3.8.5 // indirect
 )

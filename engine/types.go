@@ -3,7 +3,8 @@ package engine
 // This file is the engine's public vocabulary. Other packages (display,
 // companion, cmd) code against these names; change them only with care.
 
-// Columns run from MinColumn to MaxColumn; NumPlayers bounds the player count.
+// Columns run from MinColumn to MaxColumn; MinPlayers and MaxPlayers bound
+// the player count; MaxRunners is the number of neutral runners.
 const (
 	MinColumn  = 2
 	MaxColumn  = 12
@@ -86,5 +87,14 @@ type Refusal struct {
 	Sum     int     `json:"sum,omitempty"`
 	Reason  Reason  `json:"reason"`
 	Column  int     `json:"column,omitempty"`
-	Player  int     `json:"player,omitempty"` // owner of a claimed column, or of the piece stood on; -1 when none
+	Player  int     `json:"player"` // owner of a claimed column, or of the piece stood on; -1 when none
 }
+
+// Analysis is everything a roll allows and everything it refuses, with why.
+type Analysis struct {
+	Choices  []Choice  `json:"choices"`
+	Refusals []Refusal `json:"refusals"`
+}
+
+// Bust reports whether the roll allows no choice at all.
+func (a Analysis) Bust() bool { return len(a.Choices) == 0 }

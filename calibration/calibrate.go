@@ -1,0 +1,396 @@
+package calibration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cantstop/cantstop/camera"
+	"gocv.io/x/gocv"
+)
+
+// Options configures Run. Zero values take the defaults given.
+type Options struct {
+	Dice     int               // dice in play; default 4 (Can't Stop)
+	Camera   string            // source name, recorded in the profile
+	Controls camera.Controls   // camera controls in use, recorded in the profile
+	Reader   camera.ReaderOpts // options to start from; default camera.DefaultReaderOpts()
+	Frames   int               // frames read per look, the last one kept (a live camera catches up); default 3
+	Attempts int               // tries at each step before giving up; default 3
+	Now      func() time.Time  // default time.Now
+}
+
+func (o Options) withDefaults() Options {
+	if o.Dice <= 0 {
+		o.Dice = 4
+	}
+	o.Reader = camera.NewReader(o.Reader).Opts() // zero fields take the reader's defaults
+	if o.Frames <= 0 {
+		o.Frames = 3
+	}
+	if o.Attempts <= 0 {
+		o.Attempts = 3
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Result is what a calibration produced.
+type Result struct {
+	Profile  Profile
+	Reading  camera.Reading // the roll as the profile's reader options read it
+	Looks    []DieLook      // each measured die
+	Picture  gocv.Mat       // the roll with tray outline, dice, pips and values drawn; the caller closes it
+	Verified bool           // the profile's options read the confirmed values
+	Notes    []string       // what was adjusted, and why
+}
+
+// ErrCancelled is returned when the person calibrating stops.
+var ErrCancelled = errors.New("calibration cancelled")
+
+// Run is the guided calibration: it looks at the empty tray, then at a roll
+// of the dice, measures them, asks the person to confirm or correct what it
+// read, and checks that the resulting reader options read that roll right
+// before returning the profile (which the caller saves).
+func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result, error) {
+	o = o.withDefaults()
+	res := Result{Picture: gocv.NewMat()}
+	fail := func(err error) (Result, error) {
+		res.Picture.Close()
+		return Result{}, err
+	}
+
+	// 1. The empty tray.
+	p.Say("Step 1 of 3: the empty tray.")
+	var tray Tray
+	err := retry(ctx, p, o.Attempts, "Take the dice out of the tray, then press Enter", func() error {
+		frame, err := look(ctx, src, o.Frames)
+		if err != nil {
+			return err
+		}
+		defer frame.Close()
+		tray, err = FindTray(frame)
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	p.Say(fmt.Sprintf("Tray: %d×%d pixels at (%d,%d), %.0f%% of the view, colour %s.",
+		tray.Box.Dx(), tray.Box.Dy(), tray.Box.Min.X, tray.Box.Min.Y, 100*tray.Share, describeLab(tray.Lab)))
+	if err := askTray(ctx, p, &tray); err != nil {
+		return fail(err)
+	}
+
+	// 2. A roll.
+	p.Say(fmt.Sprintf("Step 2 of 3: roll the %d dice.", o.Dice))
+	first := tryOpts(o.Reader, tray, o.Dice, 0, 0)
+	var frame gocv.Mat
+	var rd camera.Reading
+	err = retry(ctx, p, o.Attempts, fmt.Sprintf("Roll the %d dice into the tray; press Enter when they have stopped", o.Dice), func() error {
+		f, err := look(ctx, src, o.Frames)
+		if err != nil {
+			return err
+		}
+		frame.Close()
+		frame = f
+		rd = bestReading(frame, first[0].opts, first[len(first)-1].opts)
+		if rd.Status != camera.StatusRead {
+			return fmt.Errorf("the roll was not read (%s: %s)", rd.Status, rd.Why)
+		}
+		return nil
+	})
+	defer frame.Close()
+	if err != nil && (frame.Empty() || len(rd.Values()) == 0) {
+		return fail(err)
+	}
+	if err != nil {
+		res.Notes = append(res.Notes, "measured from a roll that was not fully read: "+err.Error())
+	}
+
+	// 3. Measure, confirm, correct.
+	p.Say("Step 3 of 3: check what was read.")
+	dice, looks, err := Measure(frame, rd, tray)
+	if err != nil {
+		return fail(fmt.Errorf("%w: roll again with the dice flat and apart", err))
+	}
+	dice.Count = o.Dice
+	res.Looks = looks
+	p.Say(fmt.Sprintf("Dice %s, about %.0f pixels wide, pips %.0f pixels, pips %s on faces %s (contrast: faces/tray %.0f, pips/faces %.0f).",
+		join(rd.Values()), dice.SidePx, dice.PipPx, describeLab(dice.PipLab), describeLab(dice.FaceLab), dice.FaceContrast, dice.PipContrast))
+	if dice.Values, err = askValues(ctx, p, o.Dice, rd.Values()); err != nil {
+		return fail(err)
+	}
+	if dice.SidePx, err = askNumber(ctx, p, "Die width in pixels", dice.SidePx, 4, float64(max(frame.Cols(), frame.Rows()))/2); err != nil {
+		return fail(err)
+	}
+	if dice.PipPx, err = askNumber(ctx, p, "Pip diameter in pixels", dice.PipPx, 1, dice.SidePx/2); err != nil {
+		return fail(err)
+	}
+
+	// The reader options these values give, checked on the roll: if they do
+	// not read the confirmed values, fall back step by step to fewer changes.
+	// A low-contrast rig (red pips on black) lowers the reader's threshold; a
+	// high-contrast one keeps the default, which guards against shadows.
+	contrast := math.Min(o.Reader.MinContrast, math.Max(6, math.Round(0.5*math.Min(dice.FaceContrast, dice.PipContrast))))
+	cands := tryOpts(o.Reader, tray, o.Dice, dice.SidePx, contrast)
+	chosen := -1
+	for i, c := range cands {
+		r := camera.NewReader(c.opts).Read(frame)
+		if r.Status == camera.StatusRead && slices.Equal(r.Values(), dice.Values) {
+			chosen, rd = i, r
+			break
+		}
+	}
+	res.Verified = chosen >= 0
+	if chosen < 0 {
+		chosen = 0
+		rd = camera.NewReader(cands[0].opts).Read(frame)
+		msg := fmt.Sprintf("even calibrated, the reader reads this roll as %s (%s), not %s: improve the light (even, no glare), focus, or the camera's height, and look at the picture",
+			join(rd.Values()), rd.Status, join(dice.Values))
+		res.Notes = append(res.Notes, msg)
+		p.Say("Warning: " + msg + ".")
+		ans, err := p.Ask(ctx, "Keep this calibration anyway? (y/N)", "n")
+		if err != nil {
+			return fail(err)
+		}
+		if !yes(ans) {
+			return fail(fmt.Errorf("%w: the roll was not read right; run `cantstop calibrate` again after fixing the light or camera", ErrCancelled))
+		}
+	} else if chosen > 0 {
+		res.Notes = append(res.Notes, "kept the reader's own "+cands[chosen].without+": the measured one misread the roll")
+	}
+
+	res.Reading = rd
+	res.Profile = Profile{
+		Version:  Version,
+		Created:  o.Now().UTC().Truncate(time.Second),
+		Camera:   o.Camera,
+		Controls: o.Controls,
+		Tray:     tray,
+		Dice:     dice,
+		Reader:   cands[chosen].opts,
+	}
+	if err := res.Profile.Validate(); err != nil {
+		return fail(fmt.Errorf("calibration gave an unusable profile: %w", err))
+	}
+	res.Picture.Close()
+	res.Picture = Picture(frame, tray, rd)
+	return res, nil
+}
+
+type candidate struct {
+	opts    camera.ReaderOpts
+	without string // what this candidate leaves to the reader, for notes
+}
+
+// tryOpts lists reader options from the most calibrated to the least:
+// measured die size and contrast (0 = leave to the reader), tray limits and
+// background colour, then the reader's own estimates one by one.
+func tryOpts(base camera.ReaderOpts, tray Tray, dice int, side, contrast float64) []candidate {
+	bare := base
+	bare.Expect = dice
+	inTray := bare
+	inTray.Tray = trayRect(tray)
+	withBg := inTray
+	withBg.BackgroundLab = []float64{tray.Lab[0], tray.Lab[1], tray.Lab[2]}
+	withSize := withBg
+	withSize.DieSidePx = side
+	full := withSize
+	if contrast > 0 {
+		full.MinContrast = contrast
+	}
+	return []candidate{
+		{full, ""},
+		{withSize, "contrast threshold"},
+		{withBg, "contrast threshold and die size estimate"},
+		{inTray, "contrast threshold, die size estimate and background model"},
+		{bare, "whole-frame search (the tray limits were dropped)"},
+	}
+}
+
+// trayRect is the tray's box grown by 1% each way.
+func trayRect(t Tray) image.Rectangle {
+	g := max(t.Frame.X, t.Frame.Y) / 100
+	return t.Box.Inset(-g).Intersect(image.Rectangle{Max: t.Frame})
+}
+
+// bestReading reads with the calibrated options and the reader's own, and
+// keeps the better: read over not read, then more dice with values.
+func bestReading(frame gocv.Mat, calibrated, plain camera.ReaderOpts) camera.Reading {
+	a := camera.NewReader(calibrated).Read(frame)
+	if a.Status == camera.StatusRead {
+		return a
+	}
+	b := camera.NewReader(plain).Read(frame)
+	if b.Status == camera.StatusRead || len(b.Values()) > len(a.Values()) {
+		return b
+	}
+	return a
+}
+
+// look reads n frames and keeps the last: a live camera may hold older ones.
+func look(ctx context.Context, src camera.Source, n int) (gocv.Mat, error) {
+	var last gocv.Mat
+	for i := 0; i < n; i++ {
+		m, err := src.Frame(ctx)
+		if err != nil {
+			last.Close()
+			return gocv.Mat{}, fmt.Errorf("read a frame: %w", err)
+		}
+		last.Close()
+		last = m
+	}
+	return last, nil
+}
+
+// retry asks for the action, runs step, and on failure explains and asks again.
+func retry(ctx context.Context, p Prompter, attempts int, ask string, step func() error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		q := ask
+		if i > 0 {
+			p.Say("That did not work: " + err.Error() + ".")
+			q = "Try again: " + strings.ToLower(ask[:1]) + ask[1:] + " (or q to stop)"
+		}
+		ans, aerr := p.Ask(ctx, q, "")
+		if aerr != nil {
+			return aerr
+		}
+		if ans == "q" {
+			return ErrCancelled
+		}
+		if err = step(); err == nil || errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	return fmt.Errorf("gave up after %d tries: %w", attempts, err)
+}
+
+// askTray lets the person replace the tray outline by a box.
+func askTray(ctx context.Context, p Prompter, t *Tray) error {
+	for i := 0; ; i++ {
+		ans, err := p.Ask(ctx, "Is that the tray? Enter to accept, or type its box as x0,y0,x1,y1 in pixels", "")
+		if err != nil || ans == "" {
+			return err
+		}
+		var r image.Rectangle
+		_, serr := fmt.Sscanf(strings.ReplaceAll(ans, " ", ""), "%d,%d,%d,%d", &r.Min.X, &r.Min.Y, &r.Max.X, &r.Max.Y)
+		r = r.Canon()
+		if serr == nil && !r.Empty() && r.In(image.Rectangle{Max: t.Frame}) {
+			t.Box, t.Outline = r, []image.Point{r.Min, {r.Max.X, r.Min.Y}, r.Max, {r.Min.X, r.Max.Y}}
+			t.Share = float64(r.Dx()*r.Dy()) / float64(t.Frame.X*t.Frame.Y)
+			return nil
+		}
+		if i == 2 {
+			return fmt.Errorf("tray box %q: want x0,y0,x1,y1 inside the %dx%d frame", ans, t.Frame.X, t.Frame.Y)
+		}
+		p.Say(fmt.Sprintf("%q is not a box inside the %dx%d frame, e.g. 40,30,600,450.", ans, t.Frame.X, t.Frame.Y))
+	}
+}
+
+// askValues confirms the values read or takes the right ones.
+func askValues(ctx context.Context, p Prompter, n int, read []int) ([]int, error) {
+	def := join(read)
+	for i := 0; ; i++ {
+		ans, err := p.Ask(ctx, fmt.Sprintf("Are the dice %s? Enter if so, or type the %d values you see", def, n), def)
+		if err != nil {
+			return nil, err
+		}
+		vals, perr := parseValues(ans, n)
+		if perr == nil {
+			return vals, nil
+		}
+		if i == 2 {
+			return nil, perr
+		}
+		p.Say(perr.Error() + ".")
+	}
+}
+
+func parseValues(s string, n int) ([]int, error) {
+	var vals []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
+		v, err := strconv.Atoi(f)
+		if err != nil || v < 1 || v > 6 {
+			return nil, fmt.Errorf("dice must be %d values 1-6, got %s", n, s)
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) != n {
+		return nil, fmt.Errorf("dice must be %d values 1-6, got %q", n, s)
+	}
+	slices.Sort(vals)
+	return vals, nil
+}
+
+// askNumber confirms a measured size or takes a corrected one.
+func askNumber(ctx context.Context, p Prompter, what string, v, lo, hi float64) (float64, error) {
+	def := strconv.FormatFloat(v, 'f', -1, 64)
+	for i := 0; ; i++ {
+		ans, err := p.Ask(ctx, what+"? Enter to accept, or type the right number", def)
+		if err != nil {
+			return 0, err
+		}
+		n, perr := strconv.ParseFloat(ans, 64)
+		if perr == nil && n >= lo && n <= hi {
+			return n, nil
+		}
+		msg := fmt.Sprintf("%s must be a number from %g to %g, got %q", strings.ToLower(what), lo, math.Round(hi), ans)
+		if i == 2 {
+			return 0, errors.New(msg)
+		}
+		p.Say(msg + ".")
+	}
+}
+
+func yes(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return s == "y" || s == "yes"
+}
+
+func join(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	if len(s) == 0 {
+		return "(none)"
+	}
+	return strings.Join(s, " ")
+}
+
+// describeLab names a colour roughly, for people.
+func describeLab(c [3]float64) string {
+	l, a, b := c[0]*100/255, c[1]-128, c[2]-128
+	chroma := math.Hypot(a, b)
+	var tone string
+	switch {
+	case l < 25:
+		tone = "black"
+	case l > 85 && chroma < 12:
+		tone = "white"
+	case chroma < 12:
+		tone = "grey"
+	default: // hue angle in Lab's a,b plane
+		h := math.Mod(math.Atan2(b, a)*180/math.Pi+360, 360)
+		tone = "pink"
+		for _, r := range []struct {
+			upTo float64
+			name string
+		}{{25, "pink"}, {60, "red"}, {85, "orange"}, {115, "yellow"}, {180, "green"}, {240, "cyan"}, {305, "blue"}, {345, "purple"}} {
+			if h < r.upTo {
+				tone = r.name
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s (Lab %.0f,%.0f,%.0f)", tone, c[0], c[1], c[2])
+}

@@ -1,0 +1,306 @@
+package calibration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cantstop/cantstop/camera"
+	"gocv.io/x/gocv"
+)
+
+// scene is a camera looking at whatever the script last put in front of it.
+type scene struct{ now gocv.Mat }
+
+func (s *scene) Frame(ctx context.Context) (gocv.Mat, error) {
+	if err := ctx.Err(); err != nil {
+		return gocv.Mat{}, err
+	}
+	if s.now.Empty() {
+		return gocv.Mat{}, errors.New("nothing in view")
+	}
+	return s.now.Clone(), nil
+}
+
+func (s *scene) Close() error { return nil }
+
+// step is one expected question and the script's answer; act changes the scene
+// before the answer is given (the person empties the tray, rolls the dice).
+type step struct {
+	ask      string // part of the question
+	answer   string // "" takes the default
+	act      func()
+	optional bool // skipped if another question comes
+}
+
+// script is a Prompter that checks the questions asked and answers them.
+type script struct {
+	t     *testing.T
+	steps []step
+	said  []string
+	asked []string
+}
+
+func (s *script) Say(msg string) { s.said = append(s.said, msg) }
+
+func (s *script) Ask(ctx context.Context, q, def string) (string, error) {
+	s.asked = append(s.asked, fmt.Sprintf("%s [%s]", q, def))
+	if len(s.steps) == 0 {
+		s.t.Fatalf("unexpected question %q (default %q); said before:\n%s", q, def, strings.Join(s.said, "\n"))
+	}
+	st := s.steps[0]
+	s.steps = s.steps[1:]
+	for st.optional && !strings.Contains(q, st.ask) && len(s.steps) > 0 {
+		st, s.steps = s.steps[0], s.steps[1:]
+	}
+	if !strings.Contains(q, st.ask) {
+		s.t.Fatalf("asked %q, want a question about %q; said before:\n%s", q, st.ask, strings.Join(s.said, "\n"))
+	}
+	if st.act != nil {
+		st.act()
+	}
+	if st.answer == "" {
+		return def, nil
+	}
+	return st.answer, nil
+}
+
+func (s *script) done() {
+	for _, st := range s.steps {
+		if !st.optional {
+			s.t.Errorf("question never asked: %q", st.ask)
+		}
+	}
+}
+
+// calibrate runs the procedure on a photo: its synthetic empty tray, then the
+// roll itself, answering with the photo's true values.
+func calibrate(t *testing.T, photo string, answers ...step) (Result, *script) {
+	t.Helper()
+	empty := emptyTray(t, photo)
+	roll := readPhoto(t, photo)
+	t.Cleanup(func() { empty.Close(); roll.Close() })
+	cam := &scene{}
+	steps := []step{
+		{ask: "Take the dice out", act: func() { cam.now = empty }},
+		{ask: "Is that the tray?"},
+		{ask: "Roll the 4 dice", act: func() { cam.now = roll }},
+	}
+	s := &script{t: t, steps: append(steps, answers...)}
+	res, err := Run(context.Background(), cam, s, Options{
+		Camera: "file:" + photo,
+		Now:    func() time.Time { return time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC) },
+	})
+	if err != nil {
+		t.Fatalf("Run: %v\nsaid:\n%s", err, strings.Join(s.said, "\n"))
+	}
+	t.Cleanup(func() { res.Picture.Close() })
+	s.done()
+	return res, s
+}
+
+// retries answers the re-roll prompts a reader that cannot read every die of a
+// photo gives (the same photo comes back: a real person would re-roll).
+func retries() []step {
+	return []step{{ask: "Try again", optional: true}, {ask: "Try again", optional: true}}
+}
+
+func TestRunOnTrayPhoto(t *testing.T) {
+	// This photo has a small purple die and a busy frame around the tray:
+	// whether the reader reads all four is the reader's business; here the
+	// procedure must measure, confirm, and say truthfully whether the saved
+	// options read the roll.
+	truth := photoValues(t, trayPhoto)
+	res, s := calibrate(t, trayPhoto, append(retries(),
+		step{ask: "Are the dice", answer: truth},
+		step{ask: "Die width"},
+		step{ask: "Pip diameter"},
+		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
+	p := res.Profile
+	if got := join(p.Dice.Values); got != truth {
+		t.Errorf("profile values %s, want the confirmed %s", got, truth)
+	}
+	again := camera.NewReader(p.Reader).Read(readPhoto(t, trayPhoto))
+	if verified := again.Status == camera.StatusRead && join(again.Values()) == truth; verified != res.Verified {
+		t.Errorf("Verified = %v, but the profile's options read %v %v (truth %s)", res.Verified, again.Status, again.Values(), truth)
+	}
+	if !res.Verified && !strings.Contains(strings.Join(res.Notes, " "), "not "+truth) {
+		t.Errorf("unverified calibration without a note saying so: %v", res.Notes)
+	}
+	// The tray is the felt inside the black frame: it holds every die and
+	// leaves out the white board around it (the photo's bottom strip).
+	for _, b := range photoBoxes(t, trayPhoto) {
+		c := image.Pt((b.r.Min.X+b.r.Max.X)/2, (b.r.Min.Y+b.r.Max.Y)/2)
+		if !contains(p.Tray.Outline, c) {
+			t.Errorf("die at %v is outside the tray outline %v", c, p.Tray.Outline)
+		}
+	}
+	if p.Tray.Box.Max.Y > 560 || p.Tray.Box.Min.Y < 60 || p.Tray.Share > 0.7 {
+		t.Errorf("tray box %v (%.0f%% of the view) reaches beyond the tray's frame", p.Tray.Box, 100*p.Tray.Share)
+	}
+	if !strings.HasPrefix(describeLab(p.Tray.Lab), "grey") {
+		t.Errorf("tray colour %s, want grey felt", describeLab(p.Tray.Lab))
+	}
+	if p.Reader.Expect != 4 || !p.Reader.Tray.In(image.Rect(0, 0, 640, 640)) || p.Reader.Tray.Empty() {
+		t.Errorf("reader options not calibrated: %+v", p.Reader)
+	}
+	checkSizes(t, trayPhoto, p.Dice)
+	if !strings.Contains(strings.Join(s.asked, "\n"), "Are the dice ") {
+		t.Errorf("the values read were not offered for confirmation:\n%s", strings.Join(s.asked, "\n"))
+	}
+}
+
+func TestRunOnBoardPhoto(t *testing.T) {
+	// The reader reads this roll with no calibration; calibrated, it must too.
+	truth := photoValues(t, boardPhoto)
+	res, s := calibrate(t, boardPhoto,
+		step{ask: "Are the dice " + truth + "?"},
+		step{ask: "Die width"},
+		step{ask: "Pip diameter"})
+	p := res.Profile
+	if !res.Verified || join(res.Reading.Values()) != truth || join(p.Dice.Values) != truth {
+		t.Errorf("verified %v, read %v, profile %v, want %s; notes %v", res.Verified, res.Reading.Values(), p.Dice.Values, truth, res.Notes)
+	}
+	if p.Reader.DieSidePx != p.Dice.SidePx || len(p.Reader.BackgroundLab) != 3 {
+		t.Errorf("measured size and background not passed to the reader: %+v (notes %v)", p.Reader, res.Notes)
+	}
+	if p.Tray.Share < 0.8 {
+		t.Errorf("the board fills the view, tray found covers %.0f%%", 100*p.Tray.Share)
+	}
+	checkSizes(t, boardPhoto, p.Dice)
+	if want := "Dice 1 3 3 6, about"; !strings.Contains(strings.Join(s.said, "\n"), want) {
+		t.Errorf("summary %q not said:\n%s", want, strings.Join(s.said, "\n"))
+	}
+}
+
+// checkSizes compares the measured die and pip sizes with the photographer's
+// boxes (drawn around whole dice, so a little larger than the top face).
+func checkSizes(t *testing.T, photo string, d Dice) {
+	t.Helper()
+	var sides []float64
+	for _, b := range photoBoxes(t, photo) {
+		sides = append(sides, float64(b.r.Dx()+b.r.Dy())/2)
+	}
+	want := median(sides)
+	if d.SidePx < 0.6*want || d.SidePx > 1.15*want {
+		t.Errorf("die side %.1f px, boxes say about %.1f", d.SidePx, want)
+	}
+	// A pip is roughly a sixth to a quarter of a face.
+	if r := d.PipPx / d.SidePx; r < 0.1 || r > 0.3 {
+		t.Errorf("pip %.1f px on a %.1f px die (ratio %.2f)", d.PipPx, d.SidePx, r)
+	}
+	if d.PipContrast < 20 {
+		t.Errorf("pip contrast %.1f: the pips were not told from the faces", d.PipContrast)
+	}
+}
+
+func TestRunCorrections(t *testing.T) {
+	truth := photoValues(t, boardPhoto)
+	// The person mistypes, then corrects the die and pip sizes.
+	res, s := calibrate(t, boardPhoto,
+		step{ask: "Are the dice", answer: "1 3 3 9"},
+		step{ask: "Are the dice", answer: truth},
+		step{ask: "Die width", answer: "big"},
+		step{ask: "Die width", answer: "44"},
+		step{ask: "Pip diameter", answer: "9"},
+	)
+	p := res.Profile
+	if join(p.Dice.Values) != truth || p.Dice.SidePx != 44 || p.Dice.PipPx != 9 {
+		t.Errorf("corrections not kept: values %v, side %g, pip %g", p.Dice.Values, p.Dice.SidePx, p.Dice.PipPx)
+	}
+	said := strings.Join(s.said, "\n")
+	for _, want := range []string{"dice must be 4 values 1-6", "die width in pixels must be a number"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("bad answer not explained (%q):\n%s", want, said)
+		}
+	}
+	if res.Verified && res.Profile.Reader.DieSidePx != 44 && !strings.Contains(strings.Join(res.Notes, " "), "kept the reader's own") {
+		t.Errorf("corrected die size neither used nor explained: %+v %v", res.Profile.Reader, res.Notes)
+	}
+	checkSizes(t, boardPhoto, res.Profile.Dice) // the corrected values are sane too
+}
+
+func TestRunMisreadAskBeforeKeeping(t *testing.T) {
+	// The person insists on values the photo does not show: no options read
+	// them, so Run warns and asks whether to keep the calibration.
+	cam := &scene{}
+	empty, roll := emptyTray(t, boardPhoto), readPhoto(t, boardPhoto)
+	defer empty.Close()
+	defer roll.Close()
+	s := &script{t: t, steps: []step{
+		{ask: "Take the dice out", act: func() { cam.now = empty }},
+		{ask: "Is that the tray?"},
+		{ask: "Roll the 4 dice", act: func() { cam.now = roll }},
+		{ask: "Are the dice", answer: "2 2 2 2"},
+		{ask: "Die width"},
+		{ask: "Pip diameter"},
+		{ask: "Keep this calibration anyway?", answer: "n"},
+	}}
+	_, err := Run(context.Background(), cam, s, Options{})
+	if !errors.Is(err, ErrCancelled) || !strings.Contains(err.Error(), "not read right") {
+		t.Errorf("declined calibration: %v", err)
+	}
+	s.done()
+	if !strings.Contains(strings.Join(s.said, "\n"), "not 2 2 2 2") {
+		t.Errorf("the misread was not explained:\n%s", strings.Join(s.said, "\n"))
+	}
+}
+
+func TestRunNoTray(t *testing.T) {
+	// The camera sees a noisy, uneven scene: no tray, the person stops.
+	noise := gocv.NewMatWithSize(240, 320, gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
+	cam := &scene{now: noise}
+	s := &script{t: t, steps: []step{{ask: "Take the dice out"}, {ask: "Try again", answer: "q"}}}
+	_, err := Run(context.Background(), cam, s, Options{})
+	if !errors.Is(err, ErrCancelled) {
+		t.Errorf("stopping after a failed look: %v", err)
+	}
+	if !strings.Contains(strings.Join(s.said, "\n"), "find tray") {
+		t.Errorf("why the tray was not found is not said:\n%s", strings.Join(s.said, "\n"))
+	}
+}
+
+func TestPictureShowsTrayAndDice(t *testing.T) {
+	res, _ := calibrate(t, trayPhoto, append(retries(),
+		step{ask: "Are the dice", answer: photoValues(t, trayPhoto)},
+		step{ask: "Die width"}, step{ask: "Pip diameter"},
+		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
+	roll := readPhoto(t, trayPhoto)
+	defer roll.Close()
+	if res.Picture.Cols() != roll.Cols() || res.Picture.Rows() != roll.Rows() {
+		t.Fatalf("picture %dx%d", res.Picture.Cols(), res.Picture.Rows())
+	}
+	// Drawing changed the pixels on the tray outline and at each die.
+	changed := func(p image.Point) bool {
+		a, b := res.Picture.GetVecbAt(p.Y, p.X), roll.GetVecbAt(p.Y, p.X)
+		return math.Abs(float64(a[0])-float64(b[0]))+math.Abs(float64(a[2])-float64(b[2])) > 60
+	}
+	o := res.Profile.Tray.Outline
+	mid := image.Pt((o[0].X+o[1].X)/2, (o[0].Y+o[1].Y)/2)
+	hit := false
+	for dy := -2; dy <= 2; dy++ {
+		for dx := -2; dx <= 2; dx++ {
+			hit = hit || changed(mid.Add(image.Pt(dx, dy)))
+		}
+	}
+	if !hit {
+		t.Errorf("no tray outline drawn near %v", mid)
+	}
+	for _, d := range res.Reading.Dice {
+		if !changed(d.Box.Min) && !changed(d.Box.Min.Add(image.Pt(1, 1))) && !changed(d.Box.Max.Sub(image.Pt(1, 1))) {
+			t.Errorf("die box %v not drawn", d.Box)
+		}
+	}
+	if dir := os.Getenv("CANTSTOP_PICTURES"); dir != "" { // to look at it
+		gocv.IMWrite(filepath.Join(dir, "calibration-"+trayPhoto+".png"), res.Picture)
+	}
+}

@@ -1,0 +1,415 @@
+package camera
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// cand is a die candidate in the (tray) image's pixel coordinates.
+type cand struct {
+	r    rotRect
+	side float64 // the die's side: the blob's without shadow and rounding (2× its inscribed radius)
+	edge bool // touches the picture's edge: the die may be partly outside
+}
+
+// labImage is an 8-bit Lab picture as plain bytes.
+type labImage struct {
+	w, h int
+	p    []byte
+}
+
+func toLab(bgr gocv.Mat) labImage {
+	lab := gocv.NewMat()
+	defer lab.Close()
+	gocv.CvtColor(bgr, &lab, gocv.ColorBGRToLab)
+	return labImage{w: lab.Cols(), h: lab.Rows(), p: lab.ToBytes()}
+}
+
+// findDice finds die-sized regions that contrast with the tray. The tray is modelled from the
+// picture's border (a smooth quadratic per Lab channel, so uneven light is absorbed), a pixel is
+// foreground when its colour or its local gradient stands out from the border's own noise, and
+// touching dice are split with the die size estimated from the isolated ones.
+//
+// It returns one entry per blob, each a list of alternative readings of that blob as dice.
+func (r *Reader) findDice(img gocv.Mat) [][][]cand {
+	fg, scale := r.segment(img)
+	dist := fg.distance()
+	dim := float64(max(fg.w, fg.h))
+	minPx := int(math.Max(6, math.Pow(dim*0.012, 2)))
+	comps := fg.components(minPx)
+
+	type blob struct {
+		px   []int
+		r    rotRect
+		area float64
+		core float64 // twice the largest inscribed radius: a die's side, shadows mostly left out
+		edge bool
+	}
+	blobs := make([]blob, 0, len(comps))
+	for _, px := range comps {
+		b := blob{px: px, area: float64(len(px))}
+		b.r, b.edge = outline(fg, px)
+		for _, i := range px {
+			b.core = math.Max(b.core, 2*dist[i])
+		}
+		blobs = append(blobs, b)
+	}
+	// Die size: the median core of the blobs, weighted by area so that specks of noise do not
+	// outvote the dice; the area of one die (with its shadow) from the blobs of that core.
+	side := r.o.DieSidePx * scale
+	if side <= 0 {
+		var sides []float64
+		for _, b := range blobs {
+			// Only compact blobs vote: a die (square) has core²/area near 1, a circle 1.27;
+			// cables, tray edges and long shadows much less.
+			if math.Sqrt(b.area) > dim*0.7 || b.core*b.core < 0.55*b.area {
+				continue
+			}
+			for w := 0; w < int(b.area/16)+1; w++ {
+				sides = append(sides, b.core)
+			}
+		}
+		side = median(sides)
+	}
+	if side <= 0 {
+		return nil
+	}
+	var areas []float64
+	for _, b := range blobs {
+		if b.core > 0.8*side && b.core < 1.25*side && b.area < 1.8*b.core*b.core {
+			areas = append(areas, b.area)
+		}
+	}
+	dieArea := median(areas)
+	if len(areas) == 0 {
+		dieArea = 1.2 * side * side
+	}
+	toImage := func(c cand) cand {
+		c.r.cx = (c.r.cx+0.5)/scale - 0.5
+		c.r.cy = (c.r.cy+0.5)/scale - 0.5
+		c.r.w /= scale
+		c.r.h /= scale
+		c.side /= scale
+		return c
+	}
+	var out [][][]cand
+	for _, b := range blobs {
+		if b.area < 0.3*dieArea || b.area > 9*dieArea || b.core < 0.5*side {
+			continue
+		}
+		ratio := b.area / dieArea
+		fill := b.area / (b.r.w * b.r.h)
+		single := []cand{toImage(cand{r: b.r, edge: b.edge, side: math.Min(b.core+1, b.r.side())})}
+		if ratio < 1.35 && b.r.aspect() < 1.4 && fill > 0.72 {
+			out = append(out, [][]cand{single})
+			continue
+		}
+		// Touching dice, or one die with a long shadow: offer the plausible splits and let
+		// the faces decide.
+		var alts [][]cand
+		lo, hi := max(1, int(math.Floor(ratio-0.2))), max(2, int(math.Ceil(ratio+0.2)))
+		for k := lo; k <= hi && k <= 9; k++ {
+			if k == 1 {
+				alts = append(alts, single)
+				continue
+			}
+			var parts []cand
+			for _, part := range kmeans(fg.w, b.px, k) {
+				pr, pe := outline(fg, part)
+				parts = append(parts, toImage(cand{r: pr, edge: pe, side: math.Min(side, pr.side())}))
+			}
+			alts = append(alts, parts)
+		}
+		out = append(out, alts)
+	}
+	return out
+}
+
+// outline returns the minimal rectangle around a pixel set and whether it touches the border.
+func outline(g grid, px []int) (rotRect, bool) {
+	in := make(map[int]bool, len(px))
+	for _, i := range px {
+		in[i] = true
+	}
+	var xs, ys []float64
+	edge := false
+	for _, i := range px {
+		x, y := i%g.w, i/g.w
+		if x == 0 || y == 0 || x == g.w-1 || y == g.h-1 {
+			edge = true
+		}
+		if !in[i-1] || !in[i+1] || !in[i-g.w] || !in[i+g.w] {
+			xs = append(xs, float64(x))
+			ys = append(ys, float64(y))
+		}
+	}
+	return minRect(xs, ys), edge
+}
+
+// foreground marks pixels whose colour differs from the modelled tray, or whose gradient is
+// stronger than the tray's own texture.
+func (r *Reader) foreground(lab labImage) grid {
+	w, h := lab.w, lab.h
+	bw := max(2, int(0.03*float64(max(w, h))))
+	var model [3][6]float64
+	var bgD []float64
+	border := func(x, y int) bool { return x < bw || y < bw || x >= w-bw || y >= h-bw }
+	if len(r.o.BackgroundLab) == 3 {
+		for c := 0; c < 3; c++ {
+			model[c][0] = r.o.BackgroundLab[c]
+		}
+	} else {
+		model = fitBackground(lab, border)
+	}
+	// The commonest colour is the tray too: it catches a tray whose frame fills the border.
+	mode := modeColour(lab)
+	if len(r.o.BackgroundLab) == 3 {
+		mode = [3]float64{r.o.BackgroundLab[0], r.o.BackgroundLab[1], r.o.BackgroundLab[2]}
+	}
+	nx := func(x int) float64 { return 2*float64(x)/float64(w) - 1 }
+	ny := func(y int) float64 { return 2*float64(y)/float64(h) - 1 }
+	D := make([]float64, w*h)
+	for y := 0; y < h; y++ {
+		fy := ny(y)
+		for x := 0; x < w; x++ {
+			fx := nx(x)
+			basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
+			var d [3]float64
+			i := (y*w + x) * 3
+			for c := 0; c < 3; c++ {
+				var m float64
+				for k := 0; k < 6; k++ {
+					m += model[c][k] * basis[k]
+				}
+				d[c] = float64(lab.p[i+c]) - m
+			}
+			d1 := d[0]*d[0] + 1.5*(d[1]*d[1]+d[2]*d[2])
+			var e [3]float64
+			for c := 0; c < 3; c++ {
+				e[c] = float64(lab.p[i+c]) - mode[c]
+			}
+			d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
+			D[y*w+x] = math.Sqrt(math.Min(d1, d2))
+		}
+	}
+	G := make([]float64, w*h)
+	var bgG []float64
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			i := y*w + x
+			gx := float64(lab.p[(i+1)*3]) - float64(lab.p[(i-1)*3])
+			gy := float64(lab.p[(i+w)*3]) - float64(lab.p[(i-w)*3])
+			G[i] = math.Abs(gx) + math.Abs(gy)
+			if border(x, y) && (x+y)%3 == 0 {
+				bgG = append(bgG, G[i])
+				bgD = append(bgD, D[i])
+			}
+		}
+	}
+	// Border medians measure the tray's own noise and texture; dice or cables on the border
+	// are too few to move them.
+	tD := math.Max(r.o.MinContrast, 4*median(bgD))
+	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
+	g := newGrid(w, h)
+	for i := range g.b {
+		g.b[i] = D[i] > tD || G[i] > tG
+	}
+	return g
+}
+
+// fitBackground fits L, a and b of the border pixels with a quadratic surface each, twice,
+// dropping outliers (dice or cables on the border) the second time.
+func fitBackground(lab labImage, border func(x, y int) bool) [3][6]float64 {
+	w, h := lab.w, lab.h
+	type sample struct {
+		b [6]float64
+		v [3]float64
+	}
+	var ss []sample
+	step := max(1, (w+h)/300)
+	for y := 0; y < h; y += step {
+		for x := 0; x < w; x += step {
+			if !border(x, y) {
+				continue
+			}
+			fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+			i := (y*w + x) * 3
+			ss = append(ss, sample{b: [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy},
+				v: [3]float64{float64(lab.p[i]), float64(lab.p[i+1]), float64(lab.p[i+2])}})
+		}
+	}
+	var model [3][6]float64
+	use := make([]bool, len(ss))
+	for i := range use {
+		use[i] = true
+	}
+	for pass := 0; pass < 3; pass++ {
+		for c := 0; c < 3; c++ {
+			var A [6][6]float64
+			var B [6]float64
+			for i, s := range ss {
+				if !use[i] {
+					continue
+				}
+				for p := 0; p < 6; p++ {
+					B[p] += s.b[p] * s.v[c]
+					for q := 0; q < 6; q++ {
+						A[p][q] += s.b[p] * s.b[q]
+					}
+				}
+			}
+			for p := 0; p < 6; p++ {
+				A[p][p] += 1e-3 * float64(len(ss)) // ridge: keeps a flat fit when the ring is thin
+			}
+			model[c] = solve6(A, B)
+		}
+		res := make([]float64, len(ss))
+		for i, s := range ss {
+			var d float64
+			for c := 0; c < 3; c++ {
+				var m float64
+				for k := 0; k < 6; k++ {
+					m += model[c][k] * s.b[k]
+				}
+				d += (s.v[c] - m) * (s.v[c] - m)
+			}
+			res[i] = math.Sqrt(d)
+		}
+		lim := 3*median(res) + 2
+		for i := range use {
+			use[i] = res[i] <= lim
+		}
+	}
+	return model
+}
+
+func solve6(A [6][6]float64, B [6]float64) [6]float64 {
+	const n = 6
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(A[r][c]) > math.Abs(A[p][c]) {
+				p = r
+			}
+		}
+		A[c], A[p] = A[p], A[c]
+		B[c], B[p] = B[p], B[c]
+		if math.Abs(A[c][c]) < 1e-12 {
+			continue
+		}
+		for r := c + 1; r < n; r++ {
+			f := A[r][c] / A[c][c]
+			for k := c; k < n; k++ {
+				A[r][k] -= f * A[c][k]
+			}
+			B[r] -= f * B[c]
+		}
+	}
+	var x [6]float64
+	for r := n - 1; r >= 0; r-- {
+		s := B[r]
+		for k := r + 1; k < n; k++ {
+			s -= A[r][k] * x[k]
+		}
+		if math.Abs(A[r][r]) > 1e-12 {
+			x[r] = s / A[r][r]
+		}
+	}
+	return x
+}
+
+// kmeans splits a blob's pixels into k spatial clusters (farthest-point seeding, so it is
+// deterministic).
+func kmeans(w int, px []int, k int) [][]int {
+	xs := make([]float64, len(px))
+	ys := make([]float64, len(px))
+	for i, p := range px {
+		xs[i], ys[i] = float64(p%w), float64(p/w)
+	}
+	cx, cy := []float64{xs[0]}, []float64{ys[0]}
+	for len(cx) < k {
+		bi, bd := 0, -1.0
+		for i := range xs {
+			d := math.Inf(1)
+			for j := range cx {
+				d = math.Min(d, (xs[i]-cx[j])*(xs[i]-cx[j])+(ys[i]-cy[j])*(ys[i]-cy[j]))
+			}
+			if d > bd {
+				bi, bd = i, d
+			}
+		}
+		cx, cy = append(cx, xs[bi]), append(cy, ys[bi])
+	}
+	as := make([]int, len(px))
+	for it := 0; it < 12; it++ {
+		sx, sy, n := make([]float64, k), make([]float64, k), make([]float64, k)
+		for i := range xs {
+			bj, bd := 0, math.Inf(1)
+			for j := range cx {
+				if d := (xs[i]-cx[j])*(xs[i]-cx[j]) + (ys[i]-cy[j])*(ys[i]-cy[j]); d < bd {
+					bj, bd = j, d
+				}
+			}
+			as[i] = bj
+			sx[bj] += xs[i]
+			sy[bj] += ys[i]
+			n[bj]++
+		}
+		for j := range cx {
+			if n[j] > 0 {
+				cx[j], cy[j] = sx[j]/n[j], sy[j]/n[j]
+			}
+		}
+	}
+	parts := make([][]int, k)
+	for i, p := range px {
+		parts[as[i]] = append(parts[as[i]], p)
+	}
+	return parts
+}
+
+// segment returns the foreground mask of a downscaled copy of img and the scale used.
+func (r *Reader) segment(img gocv.Mat) (grid, float64) {
+	scale := math.Min(1, float64(r.o.DetectMaxDim)/float64(max(img.Cols(), img.Rows())))
+	small := gocv.NewMat()
+	defer small.Close()
+	if scale < 1 {
+		gocv.Resize(img, &small, image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+	} else {
+		img.CopyTo(&small)
+	}
+	gocv.GaussianBlur(small, &small, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	fg := r.foreground(toLab(small))
+	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
+	return fg.dilate().dilate().erode().erode().fillHoles().erode().dilate(), scale
+}
+
+// modeColour returns the mean colour of the most populated coarse Lab bin.
+func modeColour(lab labImage) [3]float64 {
+	const qL, qC = 16, 8
+	counts := make(map[int]int)
+	n := lab.w * lab.h
+	key := func(i int) int { return int(lab.p[3*i])/qL<<16 | int(lab.p[3*i+1])/qC<<8 | int(lab.p[3*i+2])/qC }
+	for i := 0; i < n; i += 2 {
+		counts[key(i)]++
+	}
+	bk, bc := 0, -1
+	for k, c := range counts {
+		if c > bc || (c == bc && k < bk) {
+			bk, bc = k, c
+		}
+	}
+	var sum [3]float64
+	var m float64
+	for i := 0; i < n; i += 2 {
+		if key(i) == bk {
+			for c := 0; c < 3; c++ {
+				sum[c] += float64(lab.p[3*i+c])
+			}
+			m++
+		}
+	}
+	return [3]float64{sum[0] / m, sum[1] / m, sum[2] / m}
+}

@@ -1,0 +1,110 @@
+package camera
+
+import (
+	"math"
+	"sort"
+)
+
+// rotRect is a rotated rectangle: centre, side lengths along its own axes, and the angle
+// (radians) of its first axis.
+type rotRect struct {
+	cx, cy, w, h, ang float64
+}
+
+func (r rotRect) side() float64 { return math.Sqrt(r.w * r.h) }
+
+func (r rotRect) aspect() float64 {
+	if r.w <= 0 || r.h <= 0 {
+		return math.Inf(1)
+	}
+	return math.Max(r.w, r.h) / math.Min(r.w, r.h)
+}
+
+// minRect returns the smallest-area rectangle around pts, searching angles in 2° steps
+// (plenty for a die, and without the integer rounding of gocv.MinAreaRect).
+func minRect(xs, ys []float64) rotRect {
+	best := rotRect{w: math.Inf(1), h: 1}
+	for deg := 0; deg < 90; deg += 2 {
+		a := float64(deg) * math.Pi / 180
+		c, s := math.Cos(a), math.Sin(a)
+		u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for i := range xs {
+			u := c*xs[i] + s*ys[i]
+			v := -s*xs[i] + c*ys[i]
+			u0, u1 = math.Min(u0, u), math.Max(u1, u)
+			v0, v1 = math.Min(v0, v), math.Max(v1, v)
+		}
+		w, h := u1-u0+1, v1-v0+1
+		if w*h < best.w*best.h {
+			uc, vc := (u0+u1)/2, (v0+v1)/2
+			best = rotRect{cx: c*uc - s*vc, cy: s*uc + c*vc, w: w, h: h, ang: a}
+		}
+	}
+	return best
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	i := int(q * float64(len(s)-1))
+	return s[i]
+}
+
+// otsu returns the threshold that best splits v into two classes.
+func otsu(v []float64, lo, hi float64) float64 {
+	const bins = 64
+	if hi <= lo || len(v) == 0 {
+		return lo
+	}
+	var h [bins]float64
+	for _, x := range v {
+		b := int((x - lo) / (hi - lo) * bins)
+		if b < 0 {
+			b = 0
+		} else if b >= bins {
+			b = bins - 1
+		}
+		h[b]++
+	}
+	total := float64(len(v))
+	var sum float64
+	for i, c := range h {
+		sum += float64(i) * c
+	}
+	var wB, sumB, best float64
+	bt := 0
+	for i, c := range h {
+		wB += c
+		if wB == 0 {
+			continue
+		}
+		wF := total - wB
+		if wF == 0 {
+			break
+		}
+		sumB += float64(i) * c
+		mB, mF := sumB/wB, (sum-sumB)/wF
+		if b := wB * wF * (mB - mF) * (mB - mF); b > best {
+			best, bt = b, i
+		}
+	}
+	return lo + (float64(bt)+1)*(hi-lo)/bins
+}
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }

@@ -1,0 +1,165 @@
+package camera
+
+import "math"
+
+// Small binary-image helpers on row-major []bool grids. They are plain Go so the detection
+// stage allocates no Mats beyond the downscaled frame.
+
+type grid struct {
+	w, h int
+	b    []bool
+}
+
+func newGrid(w, h int) grid { return grid{w: w, h: h, b: make([]bool, w*h)} }
+
+// dilate/erode with a 3x3 square.
+func (g grid) morph(val bool) grid {
+	out := newGrid(g.w, g.h)
+	for y := 0; y < g.h; y++ {
+		for x := 0; x < g.w; x++ {
+			r := !val
+			for dy := -1; dy <= 1 && r != val; dy++ {
+				yy := y + dy
+				if yy < 0 || yy >= g.h {
+					continue
+				}
+				for dx := -1; dx <= 1; dx++ {
+					xx := x + dx
+					if xx < 0 || xx >= g.w {
+						continue
+					}
+					if g.b[yy*g.w+xx] == val {
+						r = val
+						break
+					}
+				}
+			}
+			out.b[y*g.w+x] = r
+		}
+	}
+	return out
+}
+
+func (g grid) dilate() grid { return g.morph(true) }
+func (g grid) erode() grid  { return g.morph(false) }
+
+// fillHoles sets every false pixel not connected (4-way) to the border.
+func (g grid) fillHoles() grid {
+	out := newGrid(g.w, g.h)
+	reach := make([]bool, len(g.b))
+	stack := make([]int, 0, 1024)
+	push := func(i int) {
+		if !g.b[i] && !reach[i] {
+			reach[i] = true
+			stack = append(stack, i)
+		}
+	}
+	for x := 0; x < g.w; x++ {
+		push(x)
+		push((g.h-1)*g.w + x)
+	}
+	for y := 0; y < g.h; y++ {
+		push(y * g.w)
+		push(y*g.w + g.w - 1)
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%g.w, i/g.w
+		if x > 0 {
+			push(i - 1)
+		}
+		if x < g.w-1 {
+			push(i + 1)
+		}
+		if y > 0 {
+			push(i - g.w)
+		}
+		if y < g.h-1 {
+			push(i + g.w)
+		}
+	}
+	for i := range out.b {
+		out.b[i] = !reach[i]
+	}
+	return out
+}
+
+// components labels 8-connected true pixels; returns each component's pixel indices.
+func (g grid) components(minSize int) [][]int {
+	seen := make([]bool, len(g.b))
+	var comps [][]int
+	stack := make([]int, 0, 1024)
+	for s := range g.b {
+		if !g.b[s] || seen[s] {
+			continue
+		}
+		seen[s] = true
+		stack = append(stack[:0], s)
+		var px []int
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			px = append(px, i)
+			x, y := i%g.w, i/g.w
+			for dy := -1; dy <= 1; dy++ {
+				yy := y + dy
+				if yy < 0 || yy >= g.h {
+					continue
+				}
+				for dx := -1; dx <= 1; dx++ {
+					xx := x + dx
+					if xx < 0 || xx >= g.w {
+						continue
+					}
+					j := yy*g.w + xx
+					if g.b[j] && !seen[j] {
+						seen[j] = true
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		if len(px) >= minSize {
+			comps = append(comps, px)
+		}
+	}
+	return comps
+}
+
+// distance returns, for each true pixel, its chamfer (3-4) distance to the nearest false pixel,
+// in pixels.
+func (g grid) distance() []float64 {
+	const big = 1e9
+	d := make([]float64, len(g.b))
+	for i, v := range g.b {
+		if v {
+			d[i] = big
+		}
+	}
+	at := func(x, y int) float64 {
+		if x < 0 || y < 0 || x >= g.w || y >= g.h {
+			return 0
+		}
+		return d[y*g.w+x]
+	}
+	for y := 0; y < g.h; y++ {
+		for x := 0; x < g.w; x++ {
+			i := y*g.w + x
+			if d[i] == 0 {
+				continue
+			}
+			d[i] = math.Min(d[i], math.Min(math.Min(at(x-1, y)+1, at(x, y-1)+1), math.Min(at(x-1, y-1)+1.4142, at(x+1, y-1)+1.4142)))
+		}
+	}
+	for y := g.h - 1; y >= 0; y-- {
+		for x := g.w - 1; x >= 0; x-- {
+			i := y*g.w + x
+			if d[i] == 0 {
+				continue
+			}
+			d[i] = math.Min(d[i], math.Min(math.Min(at(x+1, y)+1, at(x, y+1)+1), math.Min(at(x+1, y+1)+1.4142, at(x-1, y+1)+1.4142)))
+		}
+	}
+	return d
+}

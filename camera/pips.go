@@ -1,0 +1,317 @@
+package camera
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// pip is a pip candidate in patch pixels, relative to the patch centre.
+type pip struct {
+	x, y, d, c float64
+}
+
+// face is what was read from one die candidate.
+type face struct {
+	value  int
+	conf   float64
+	why    string
+	notDie bool         // no pips at all: not a die
+	pips   [][2]float64 // image pixels
+}
+
+func (f face) die(c cand, off image.Point) Die {
+	hw := (math.Abs(c.r.w*math.Cos(c.r.ang)) + math.Abs(c.r.h*math.Sin(c.r.ang))) / 2
+	hh := (math.Abs(c.r.w*math.Sin(c.r.ang)) + math.Abs(c.r.h*math.Cos(c.r.ang))) / 2
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why,
+		Box: image.Rect(int(c.r.cx-hw), int(c.r.cy-hh), int(c.r.cx+hw+1), int(c.r.cy+hh+1)).Add(off)}
+	for _, p := range f.pips {
+		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
+	}
+	return d
+}
+
+// readFace resamples the candidate to a FaceSide-sized die in its own axes, finds pips as
+// compact blobs that contrast with the face's own colour (darker or lighter, any hue), and
+// fits the canonical layouts.
+func (r *Reader) readFace(img gocv.Mat, c cand) face {
+	S := float64(r.o.FaceSide)
+	P := int(2 * S)
+	k := S / c.side
+	lab, ok := warpFace(img, c.r, k, P)
+	if !ok {
+		return face{why: "die too close to the picture's edge"}
+	}
+	half := float64(P) / 2
+	// Contrast of every patch pixel with the face colour (median of the die's centre).
+	var Ls, As, Bs []float64
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			if math.Abs(float64(x)-half) < 0.3*S && math.Abs(float64(y)-half) < 0.3*S {
+				i := (y*P + x) * 3
+				Ls = append(Ls, float64(lab[i]))
+				As = append(As, float64(lab[i+1]))
+				Bs = append(Bs, float64(lab[i+2]))
+			}
+		}
+	}
+	fL, fA, fB := median(Ls), median(As), median(Bs)
+	C := make([]float64, P*P)
+	var inner []float64
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			i := y*P + x
+			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
+			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
+			if math.Abs(float64(x)-half) < 0.5*S && math.Abs(float64(y)-half) < 0.5*S {
+				inner = append(inner, C[i])
+			}
+		}
+	}
+	t := math.Max(otsu(inner, 0, quantile(inner, 0.995)+1), r.o.MinContrast)
+	pips := findPips(C, P, S, t)
+	if len(pips) == 0 {
+		return face{notDie: true, why: "no pips"}
+	}
+	ft, used, why := r.bestFit(pips, C, P, S, t)
+	if why != "" {
+		return face{why: why}
+	}
+	f := face{value: ft.value}
+	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+	for _, i := range used {
+		dx, dy := pips[i].x/k, pips[i].y/k
+		f.pips = append(f.pips, [2]float64{c.r.cx + ca*dx - sa*dy, c.r.cy + sa*dx + ca*dy})
+	}
+	occ, free := gridContrast(C, P, ft)
+	f.conf = clamp01((occ-free)/occ) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
+	if c.edge {
+		f.why = "die partly outside the picture"
+		f.value = 0
+	}
+	return f
+}
+
+// warpFace returns the Lab bytes of a P×P patch centred on the candidate, rotated to its axes
+// and scaled by k.
+func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
+	reach := float64(P) / k * 0.75
+	box := image.Rect(int(rr.cx-reach), int(rr.cy-reach), int(rr.cx+reach)+1, int(rr.cy+reach)+1).
+		Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
+	if box.Dx() < 4 || box.Dy() < 4 {
+		return nil, false
+	}
+	roi := img.Region(box)
+	defer roi.Close()
+	src := roi
+	pre := 1.0
+	if k < 0.7 { // shrink with area averaging first: warpAffine alone would alias
+		pre = k / 0.8
+		small := gocv.NewMat()
+		defer small.Close()
+		gocv.Resize(roi, &small, image.Pt(max(1, int(float64(box.Dx())*pre)), max(1, int(float64(box.Dy())*pre))), 0, 0, gocv.InterpolationArea)
+		pre = float64(small.Cols()) / float64(box.Dx())
+		src = small
+	}
+	cx, cy := (rr.cx-float64(box.Min.X))*pre, (rr.cy-float64(box.Min.Y))*pre
+	kk := k / pre
+	ca, sa := math.Cos(rr.ang), math.Sin(rr.ang)
+	h := float64(P) / 2
+	m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+	defer m.Close()
+	m.SetDoubleAt(0, 0, kk*ca)
+	m.SetDoubleAt(0, 1, kk*sa)
+	m.SetDoubleAt(0, 2, h-kk*(ca*cx+sa*cy))
+	m.SetDoubleAt(1, 0, -kk*sa)
+	m.SetDoubleAt(1, 1, kk*ca)
+	m.SetDoubleAt(1, 2, h-kk*(-sa*cx+ca*cy))
+	out := gocv.NewMat()
+	defer out.Close()
+	gocv.WarpAffineWithParams(src, &out, m, image.Pt(P, P), gocv.InterpolationLinear, gocv.BorderReplicate, colorBlack)
+	lab := toLab(out)
+	return lab.p, true
+}
+
+// findPips returns compact blobs above the contrast threshold inside the die's neighbourhood.
+func findPips(C []float64, P int, S, t float64) []pip {
+	half := float64(P) / 2
+	lim := 0.72 * S
+	g := newGrid(P, P)
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			if math.Abs(float64(x)-half) < lim && math.Abs(float64(y)-half) < lim {
+				g.b[y*P+x] = C[y*P+x] > t
+			}
+		}
+	}
+	var out []pip
+	for _, px := range g.components(2) {
+		x0, y0, x1, y1 := P, P, 0, 0
+		for _, i := range px {
+			x, y := i%P, i/P
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+		}
+		if math.Abs(float64(x0)-half) >= lim-1 || math.Abs(float64(x1)-half) >= lim-1 ||
+			math.Abs(float64(y0)-half) >= lim-1 || math.Abs(float64(y1)-half) >= lim-1 {
+			continue // runs into the surroundings: an edge or the tray, not a pip
+		}
+		bw, bh := x1-x0+1, y1-y0+1
+		// Fill holes (glare on a glossy pip leaves one).
+		sub := newGrid(bw+2, bh+2)
+		for _, i := range px {
+			sub.b[(i/P-y0+1)*(bw+2)+i%P-x0+1] = true
+		}
+		sub = sub.fillHoles()
+		var area, sx, sy, sc float64
+		for yy := 0; yy < bh; yy++ {
+			for xx := 0; xx < bw; xx++ {
+				if sub.b[(yy+1)*(bw+2)+xx+1] {
+					area++
+					sx += float64(x0 + xx)
+					sy += float64(y0 + yy)
+					sc += C[(y0+yy)*P+x0+xx]
+				}
+			}
+		}
+		d := 2 * math.Sqrt(area/math.Pi)
+		asp := float64(max(bw, bh)) / float64(min(bw, bh))
+		if d < 0.07*S || d > 0.36*S || asp > 2 || area/float64(bw*bh) < 0.45 {
+			continue
+		}
+		out = append(out, pip{x: sx/area - half, y: sy/area - half, d: d, c: sc / area})
+	}
+	return out
+}
+
+// bestFit finds the largest set of pips (all of them first) that forms a canonical layout whose
+// free places are clear, with every left-out pip off the fitted face (a side face in an oblique
+// view). It returns the fit and the indices of the pips used.
+func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []int, string) {
+	n := len(pips)
+	if n > 10 {
+		return fit{}, nil, fmt.Sprintf("%d pips", n)
+	}
+	why := ""
+	try := func(idx []int) (fit, bool) {
+		pts := make([][2]float64, len(idx))
+		var dmin, dmax = math.Inf(1), 0.0
+		for i, j := range idx {
+			pts[i] = [2]float64{pips[j].x + float64(P)/2, pips[j].y + float64(P)/2}
+			dmin, dmax = math.Min(dmin, pips[j].d), math.Max(dmax, pips[j].d)
+		}
+		fail := func(s string) (fit, bool) {
+			if len(idx) == n {
+				why = s
+			}
+			return fit{}, false
+		}
+		if len(idx) > 1 && dmax > 2.2*dmin {
+			return fail("pips of unequal sizes")
+		}
+		ft, ok := fitLayout(pts, S)
+		if !ok || ft.err > r.o.MaxLayoutError {
+			return fail(fmt.Sprintf("layout error %.2f", ft.err))
+		}
+		if len(idx) == 1 {
+			dx, dy := pts[0][0]-float64(P)/2, pts[0][1]-float64(P)/2
+			if math.Hypot(dx, dy) > 0.25*S {
+				return fail("single pip off centre")
+			}
+		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
+			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
+		} else if tilt := math.Min(ft.f.ang, math.Pi/2-ft.f.ang); len(idx) <= 3 && tilt > 25*math.Pi/180 {
+			// Few pips constrain the layout weakly: they must also line up with the die's sides.
+			return fail(fmt.Sprintf("pips turned %.0f° from the die's sides", tilt*180/math.Pi))
+		}
+		occ, free := gridContrast(C, P, ft)
+		if free >= t || free > 0.6*occ {
+			return fail(fmt.Sprintf("contrast %.0f at a free place vs %.0f at pips", free, occ))
+		}
+		// Pips left out must lie off this face.
+		in := make(map[int]bool, len(idx))
+		for _, j := range idx {
+			in[j] = true
+		}
+		for j, p := range pips {
+			if in[j] {
+				continue
+			}
+			u, v := ft.f.local(p.x+float64(P)/2, p.y+float64(P)/2)
+			if math.Max(math.Abs(u), math.Abs(v)) < 1.75 {
+				return fail("stray pip on the face")
+			}
+		}
+		return ft, true
+	}
+	for m := min(n, 6); m >= 1; m-- {
+		var best fit
+		var bestIdx []int
+		found := false
+		forSubsets(n, m, func(idx []int) {
+			if ft, ok := try(idx); ok && (!found || ft.err < best.err) {
+				best, bestIdx, found = ft, append([]int(nil), idx...), true
+			}
+		})
+		if found {
+			sort.Ints(bestIdx)
+			return best, bestIdx, ""
+		}
+	}
+	return fit{}, nil, fmt.Sprintf("%d pips in no canonical layout: %s", n, why)
+}
+
+func forSubsets(n, m int, f func([]int)) {
+	idx := make([]int, m)
+	var rec func(start, k int)
+	rec = func(start, k int) {
+		if k == m {
+			f(idx)
+			return
+		}
+		for i := start; i <= n-(m-k); i++ {
+			idx[k] = i
+			rec(i+1, k+1)
+		}
+	}
+	rec(0, 0)
+}
+
+// gridContrast returns the weakest contrast among the layout's pip places and the strongest
+// among the 3×3 grid's free places.
+func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
+	occ = math.Inf(1)
+	r := math.Max(1.5, 0.28*ft.f.a)
+	for u := -1; u <= 1; u++ {
+		for v := -1; v <= 1; v++ {
+			x, y := ft.f.at(float64(u), float64(v))
+			var s, n float64
+			for yy := int(y - r); yy <= int(y+r)+1; yy++ {
+				for xx := int(x - r); xx <= int(x+r)+1; xx++ {
+					if xx < 0 || yy < 0 || xx >= P || yy >= P || math.Hypot(float64(xx)-x, float64(yy)-y) > r {
+						continue
+					}
+					s += C[yy*P+xx]
+					n++
+				}
+			}
+			if n > 0 {
+				s /= n
+			}
+			used := false
+			for _, p := range ft.layout {
+				if p[0] == float64(u) && p[1] == float64(v) {
+					used = true
+				}
+			}
+			if used {
+				occ = math.Min(occ, s)
+			} else {
+				free = math.Max(free, s)
+			}
+		}
+	}
+	return occ, free
+}

@@ -1,0 +1,169 @@
+package camera
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// ReaderOpts tunes the dice reader. DefaultReaderOpts works with no calibration on an unknown rig;
+// a calibration profile fills in what it measured (tray, die size, colours) to make it faster and surer.
+// Zero values mean "estimate from the image".
+type ReaderOpts struct {
+	// Expect is the number of dice that must be on the table (4 in the companion); 0 accepts any count.
+	Expect int `json:"expect"`
+	// Tray limits the search to this rectangle of the frame (frame pixels); empty = whole frame.
+	Tray image.Rectangle `json:"tray"`
+	// DieSidePx is the side of a die's top face in frame pixels; 0 = estimate from the frame.
+	DieSidePx float64 `json:"die_side_px"`
+	// BackgroundLab is the empty tray's colour in OpenCV 8-bit Lab; nil = model it from the frame border.
+	BackgroundLab []float64 `json:"background_lab,omitempty"`
+	// DetectMaxDim is the longest side, in pixels, of the downscaled copy in which dice are searched.
+	DetectMaxDim int `json:"detect_max_dim"`
+	// FaceSide is the side, in pixels, to which each die's face is resampled before its pips are read.
+	FaceSide int `json:"face_side"`
+	// MinContrast is the smallest Lab distance that counts as "different" (die vs tray, pip vs face).
+	MinContrast float64 `json:"min_contrast"`
+	// MaxLayoutError is the largest distance, in pip spacings, of a pip from its canonical place.
+	MaxLayoutError float64 `json:"max_layout_error"`
+	// MinConfidence: a die read with less confidence is reported unreadable.
+	MinConfidence float64 `json:"min_confidence"`
+}
+
+// DefaultReaderOpts returns options for an uncalibrated rig reading any number of dice.
+func DefaultReaderOpts() ReaderOpts {
+	return ReaderOpts{
+		DetectMaxDim:   480,
+		FaceSide:       48,
+		MinContrast:    14,
+		MaxLayoutError: 0.42,
+		MinConfidence:  0.25,
+	}
+}
+
+// Reader reads dice from frames. It holds only its options, so one Reader may be used from
+// several goroutines.
+type Reader struct {
+	o ReaderOpts
+}
+
+// NewReader returns a reader; zero fields of o take their defaults.
+func NewReader(o ReaderOpts) *Reader {
+	d := DefaultReaderOpts()
+	if o.DetectMaxDim <= 0 {
+		o.DetectMaxDim = d.DetectMaxDim
+	}
+	if o.FaceSide <= 0 {
+		o.FaceSide = d.FaceSide
+	}
+	if o.MinContrast <= 0 {
+		o.MinContrast = d.MinContrast
+	}
+	if o.MaxLayoutError <= 0 {
+		o.MaxLayoutError = d.MaxLayoutError
+	}
+	if o.MinConfidence <= 0 {
+		o.MinConfidence = d.MinConfidence
+	}
+	return &Reader{o: o}
+}
+
+// Opts returns the reader's options.
+func (r *Reader) Opts() ReaderOpts { return r.o }
+
+// Read finds the dice in a BGR frame and reads their top faces. It never guesses: a die whose
+// face does not match a canonical layout is returned with Value 0 and the reading is StatusUnreadable.
+func (r *Reader) Read(frame gocv.Mat) Reading {
+	if frame.Empty() || frame.Rows() < 16 || frame.Cols() < 16 {
+		return Reading{Status: StatusUnreadable, Why: fmt.Sprintf("empty or tiny frame (%dx%d): check the camera", frame.Cols(), frame.Rows())}
+	}
+	if frame.Type() != gocv.MatTypeCV8UC3 {
+		return Reading{Status: StatusUnreadable, Why: fmt.Sprintf("frame type %v is not 8-bit BGR", frame.Type())}
+	}
+	img := frame
+	off := image.Point{}
+	if !r.o.Tray.Empty() {
+		t := r.o.Tray.Intersect(image.Rect(0, 0, frame.Cols(), frame.Rows()))
+		if t.Dx() < 16 || t.Dy() < 16 {
+			return Reading{Status: StatusUnreadable, Why: fmt.Sprintf("tray %v lies outside the %dx%d frame: recalibrate", r.o.Tray, frame.Cols(), frame.Rows())}
+		}
+		roi := frame.Region(t)
+		defer roi.Close()
+		img = roi
+		off = t.Min
+	}
+	var rd Reading
+	for _, alts := range r.findDice(img) {
+		best, bestScore := []Die(nil), math.Inf(-1)
+		for _, alt := range alts {
+			var dice []Die
+			score := 0.0
+			if len(alt) > 1 && !plausibleSplit(alt) {
+				continue
+			}
+			for _, c := range alt {
+				f := r.readFace(img, c)
+				if f.notDie {
+					score -= 0.5
+					continue
+				}
+				d := f.die(c, off)
+				if d.Value > 0 && d.Confidence < r.o.MinConfidence {
+					d.Why = fmt.Sprintf("read %d with low confidence %.2f", d.Value, d.Confidence)
+					d.Value = 0
+				}
+				if d.Value > 0 {
+					score++
+				} else {
+					score -= 0.5
+				}
+				dice = append(dice, d)
+			}
+			if score > bestScore {
+				best, bestScore = dice, score
+			}
+		}
+		rd.Dice = append(rd.Dice, best...)
+	}
+	sort.Slice(rd.Dice, func(i, j int) bool {
+		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
+		if a.Y != b.Y {
+			return a.Y < b.Y
+		}
+		return a.X < b.X
+	})
+	rd.Status = StatusRead
+	for _, d := range rd.Dice {
+		if d.Value == 0 {
+			rd.Status = StatusUnreadable
+			rd.Why = fmt.Sprintf("die at (%d,%d): %s", (d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2, d.Why)
+			return rd
+		}
+	}
+	if r.o.Expect > 0 && len(rd.Dice) != r.o.Expect {
+		rd.Status = StatusWrongCount
+		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
+	}
+	return rd
+}
+
+// plausibleSplit says whether the parts of a split blob each look like one die.
+func plausibleSplit(parts []cand) bool {
+	var sides []float64
+	for _, c := range parts {
+		if c.r.aspect() > 1.6 {
+			return false
+		}
+		sides = append(sides, c.r.side())
+	}
+	m := median(sides)
+	for _, s := range sides {
+		if s < 0.6*m {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,71 @@
+package camera
+
+import (
+	"image"
+	"sort"
+)
+
+// Status says whether a Reading can be trusted.
+type Status int
+
+const (
+	// StatusRead: every die was found and its face read with a canonical pip layout.
+	StatusRead Status = iota
+	// StatusNotSettled: the dice are still moving (only Settle and WatchRolls return it).
+	StatusNotSettled
+	// StatusUnreadable: a die is cocked, partly outside the picture, or its face is ambiguous.
+	StatusUnreadable
+	// StatusWrongCount: the faces were read but there are not ReaderOpts.Expect dice.
+	StatusWrongCount
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusRead:
+		return "read"
+	case StatusNotSettled:
+		return "not settled"
+	case StatusUnreadable:
+		return "unreadable"
+	case StatusWrongCount:
+		return "wrong count"
+	}
+	return "unknown"
+}
+
+// MarshalText makes Status print as its name in JSON.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Die is one die found in a frame.
+type Die struct {
+	// Value is the top face, 1-6, or 0 when the face could not be read.
+	Value int `json:"value"`
+	// Box is the die's axis-aligned box in frame pixels.
+	Box image.Rectangle `json:"box"`
+	// Pips are the centres of the top-face pips in frame pixels.
+	Pips []image.Point `json:"pips,omitempty"`
+	// Confidence in [0,1]: how well the pips fit the canonical layout and contrast with the face.
+	Confidence float64 `json:"confidence"`
+	// Why tells what was wrong when Value is 0.
+	Why string `json:"why,omitempty"`
+}
+
+// Reading is the result of reading one frame.
+type Reading struct {
+	Status Status `json:"status"`
+	Dice   []Die  `json:"dice"`
+	// Why says what was wrong for a status other than StatusRead.
+	Why string `json:"why,omitempty"`
+}
+
+// Values returns the values of the dice that were read, sorted; unreadable dice are left out.
+func (r Reading) Values() []int {
+	v := make([]int, 0, len(r.Dice))
+	for _, d := range r.Dice {
+		if d.Value > 0 {
+			v = append(v, d.Value)
+		}
+	}
+	sort.Ints(v)
+	return v
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/companion"
+	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/hw"
+)
+
+// closers closes what was opened, last first.
+type closers []func() error
+
+func (cs *closers) add(f func() error) { *cs = append(*cs, f) }
+
+func (cs closers) Close() error {
+	var errs []error
+	for i := len(cs) - 1; i >= 0; i-- {
+		errs = append(errs, cs[i]())
+	}
+	return errors.Join(errs...)
+}
+
+// hwPins turns the config's BCM numbers into periph's line names.
+func hwPins(b config.Buttons) hw.Pins {
+	n := func(p int) string { return fmt.Sprintf("GPIO%d", p) }
+	return hw.Pins{Prev: n(b.Prev), Next: n(b.Next), OK: n(b.OK), Stop: n(b.Stop)}
+}
+
+func hwOpts(b config.Buttons, log *slog.Logger) hw.Opts {
+	o := hw.DefaultOpts()
+	o.Debounce, o.LongPress, o.Log = b.Debounce, b.LongPress, log
+	return o
+}
+
+// openButtons opens the buttons the config names: GPIO or the keyboard.
+func openButtons(c config.Config, log *slog.Logger) (companion.Buttons, io.Closer, error) {
+	if c.Buttons.Input == "keyboard" {
+		k, err := hw.OpenTerminal(os.Stdin)
+		if err != nil {
+			return nil, nil, fmt.Errorf("keyboard buttons on standard input: %w", err)
+		}
+		return k, k, nil
+	}
+	g, err := hw.Open(hwPins(c.Buttons), hwOpts(c.Buttons, log))
+	if err != nil {
+		return nil, nil, fmt.Errorf("buttons on GPIO %d, %d, %d, %d: %w (check the wiring and [buttons] in the config; cantstop doctor tells more)",
+			c.Buttons.Prev, c.Buttons.Next, c.Buttons.OK, c.Buttons.Stop, err)
+	}
+	return g, g, nil
+}
+
+// openScreen opens the display the config names: the OLED or the terminal.
+func openScreen(c config.Config, lang display.Lang) (companion.Renderer, io.Closer, error) {
+	if c.Display.Output == "terminal" {
+		return display.NewTerminal(os.Stdout, lang), closerFunc(func() error { return nil }), nil
+	}
+	bus, err := openI2C(c.Display.I2CBus)
+	if err != nil {
+		return nil, nil, fmt.Errorf("display: %w", err)
+	}
+	o := oledOpts(c.Display.Rotated)
+	oled, err := display.OpenOLED(bus, c.Display.Address, &o, lang)
+	if err != nil {
+		bus.Close()
+		return nil, nil, fmt.Errorf("display on %s at 0x%02X: %w", c.Display.I2CDev(), c.Display.Address, err)
+	}
+	return oled, closerFunc(func() error { return errors.Join(oled.Halt(), bus.Close()) }), nil
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// openCamera opens the camera source of the config, calibrated when a
+// profile is there.
+func openCamera(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *camera.Reader, error) {
+	if c.Camera.Source == "none" {
+		return nil, nil, errors.New("camera source is none")
+	}
+	return openCalibrated(ctx, c, configPath, log)
+}
+
+// openDice is the companion's dice reader over the camera, or nil (dice
+// entered with the buttons) when the camera is not required and fails.
+func openDice(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
+	src, r, err := openCamera(ctx, c, configPath, log)
+	if err != nil {
+		if c.Camera.Required {
+			return nil, nil, fmt.Errorf("camera (required by [camera] required = true): %w", err)
+		}
+		if c.Camera.Source != "none" {
+			log.Error("camera failed: the dice are entered with the buttons; run cantstop doctor for the fix",
+				"source", c.Camera.Source, "err", err)
+		}
+		return nil, closerFunc(func() error { return nil }), nil
+	}
+	return companion.NewCameraReader(src, r), src, nil
+}

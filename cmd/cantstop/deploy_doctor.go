@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/doctor"
+	"github.com/cantstop/cantstop/hw"
+	"github.com/cantstop/cantstop/sdlog"
+)
+
+func doctorCmd() *cobra.Command {
+	var f deviceFlags
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the device: config, calibration, saved-game directory, camera, buttons, display",
+		Long: `doctor checks everything cantstop run needs and prints one PASS, WARN or FAIL line
+each, with the fix. It exits non-zero when a check fails. Stop the service first
+(it holds the camera and the GPIO lines), and run it as the service's user to see
+what the service sees:
+
+  sudo systemctl stop cantstop
+  sudo -u cantstop cantstop doctor
+  sudo systemctl start cantstop`,
+		Example: `  cantstop doctor
+  cantstop doctor --config ./cantstop.conf --state-dir /tmp/games`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			checks := doctorChecks(cmd.Context(), &f)
+			rs := doctor.Run(cmd.Context(), checks, timeout, cmd.OutOrStdout())
+			if n := doctor.Failures(rs); n > 0 {
+				return fmt.Errorf("%d of %d checks failed", n, len(rs))
+			}
+			return nil
+		},
+	}
+	f.add(cmd, true)
+	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Second, "longest wait for each check")
+	return cmd
+}
+
+// doctorChecks builds the device's checks from its configuration.
+func doctorChecks(ctx context.Context, f *deviceFlags) []doctor.Check {
+	loc := f.location()
+	cfg, found, err := loc.Load(configChecks())
+	checks := []doctor.Check{doctor.Config(loc.Path, found, err)}
+	if err != nil {
+		cfg = config.Default() // check the devices at their defaults anyway
+	}
+	log := sdlog.New(io.Discard, nil, false)
+	var groups []string
+	if cfg.Buttons.Input == "gpio" {
+		groups = append(groups, "gpio")
+	}
+	if cfg.Camera.Source != "none" {
+		groups = append(groups, "video")
+	}
+	if cfg.Display.Output == "oled" {
+		groups = append(groups, "i2c")
+	}
+	checks = append(checks,
+		doctor.Groups(os.Getuid(), processGroups, groups...),
+		doctor.StateDir(doctorStateDir(f)),
+		doctor.Calibration(cfg.CalibrationPath(loc.Path), checkCalibration),
+		doctor.Camera(cfg.Camera.Source, func(ctx context.Context) (doctor.Frames, error) {
+			src, _, err := openCamera(ctx, cfg, loc.Path, log)
+			if err != nil {
+				return nil, err
+			}
+			return &frames{src: src}, nil
+		}),
+	)
+	if cfg.Buttons.Input == "gpio" {
+		pins := fmt.Sprintf("GPIO%d (prev), GPIO%d (next), GPIO%d (ok), GPIO%d (stop)",
+			cfg.Buttons.Prev, cfg.Buttons.Next, cfg.Buttons.OK, cfg.Buttons.Stop)
+		checks = append(checks, doctor.Buttons(pins, func() (io.Closer, error) {
+			return hw.Open(hwPins(cfg.Buttons), hwOpts(cfg.Buttons, log))
+		}))
+	}
+	if cfg.Display.Output == "oled" {
+		checks = append(checks, doctor.Display(cfg.Display.I2CDev(), cfg.Display.Address, func() (io.Closer, error) {
+			lang, _ := display.ParseLang(cfg.Game.Language)
+			_, c, err := openScreen(cfg, lang) // initialising the SSD1306 needs its answer on the bus
+			return c, err
+		}))
+	}
+	return checks
+}
+
+// doctorStateDir is the directory the service would use: --state-dir,
+// $STATE_DIRECTORY, /var/lib/cantstop when it exists, else the user's.
+func doctorStateDir(f *deviceFlags) string {
+	if d := f.state(); d != "" {
+		return d
+	}
+	if _, err := os.Stat("/var/lib/cantstop"); err == nil {
+		return "/var/lib/cantstop"
+	}
+	return userStateDir()
+}
+
+// frames adapts a camera source to the doctor's Frames.
+type frames struct{ src camera.Source }
+
+func (f *frames) Grab(ctx context.Context) (int, int, error) {
+	m, err := f.src.Frame(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer m.Close()
+	return m.Cols(), m.Rows(), nil
+}
+
+func (f *frames) Close() error { return f.src.Close() }
+
+// processGroups names this process's groups.
+func processGroups() ([]string, error) {
+	ids, err := os.Getgroups()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, id := range ids {
+		if g, err := user.LookupGroupId(fmt.Sprint(id)); err == nil {
+			names = append(names, g.Name)
+		}
+	}
+	return names, nil
+}
+

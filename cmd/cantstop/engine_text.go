@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/cantstop/cantstop/engine"
+)
+
+// This file says the engine's data in plain English for the CLI; the
+// display package has its own translations.
+
+func joinInts(xs []int, sep string) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, sep)
+}
+
+// describePosition is a one-line summary of the mover's state.
+func describePosition(p engine.Position) string {
+	if w := p.Winner(); w >= 0 {
+		return fmt.Sprintf("Position %s: player %d has won.", p, w)
+	}
+	rs := p.Runners()
+	var parts []string
+	for _, c := range rs.Columns() {
+		top := ""
+		if rs[c] == engine.Height(c) {
+			top = " (top)"
+		}
+		parts = append(parts, fmt.Sprintf("column %d space %d%s", c, rs[c], top))
+	}
+	runners := "no runners yet"
+	if len(parts) > 0 {
+		runners = "runners in " + strings.Join(parts, ", ")
+	}
+	var claims []string
+	for pl := 0; pl < p.Players(); pl++ {
+		if cs := p.Claimed(pl); len(cs) > 0 {
+			claims = append(claims, fmt.Sprintf("player %d owns %s", pl, joinInts(cs, ", ")))
+		}
+	}
+	s := fmt.Sprintf("Position %s: player %d to move, %s, %d left", p, p.Turn(), runners, p.RunnersLeft())
+	if len(claims) > 0 {
+		s += "; " + strings.Join(claims, "; ")
+	}
+	return s + "."
+}
+
+// pairingDice shows which dice a pairing adds: "1+5 and 4+6".
+func pairingDice(d engine.Dice, pr engine.Pairing) string {
+	idx := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[pr]
+	return fmt.Sprintf("%d+%d and %d+%d", d[idx[0]], d[idx[1]], d[idx[2]], d[idx[3]])
+}
+
+func describeStep(s engine.Step) string {
+	if s.New {
+		if s.From == 0 {
+			return fmt.Sprintf("place a runner in column %d on space %d", s.Column, s.To)
+		}
+		return fmt.Sprintf("place a runner in column %d on space %d (your piece is on %d)", s.Column, s.To, s.From)
+	}
+	return fmt.Sprintf("move the runner in column %d from space %d to %d", s.Column, s.From, s.To)
+}
+
+func describeChoice(d engine.Dice, c engine.Choice) string {
+	steps := make([]string, len(c.Steps))
+	for i, s := range c.Steps {
+		steps[i] = describeStep(s)
+		if s.To == engine.Height(s.Column) {
+			steps[i] += " (top)"
+		}
+	}
+	if len(c.Sums) == 2 && c.Sums[0] == c.Sums[1] && len(c.Steps) == 1 {
+		steps = append(steps, "the second step is lost past the top")
+	}
+	prs := make([]string, len(c.Pairings))
+	for i, pr := range c.Pairings {
+		prs[i] = pairingDice(d, pr)
+	}
+	return fmt.Sprintf("%s (%s): %s", joinInts(c.Sums, "+"), strings.Join(prs, " or "), strings.Join(steps, ", then "))
+}
+
+// describeRefusal says why a pairing or sum cannot be used.
+func describeRefusal(r engine.Refusal) string {
+	switch r.Reason {
+	case engine.ReasonClaimed:
+		return fmt.Sprintf("%d cannot be used: column %d is claimed by player %d", r.Sum, r.Column, r.Player)
+	case engine.ReasonTop:
+		return fmt.Sprintf("%d cannot be used: the runner in column %d is already on the top space (not yet won: stop to claim it)", r.Sum, r.Column)
+	case engine.ReasonNoRunner:
+		return fmt.Sprintf("%d cannot be used: it needs a new runner and all three are on the board", r.Sum)
+	case engine.ReasonMustUseBoth:
+		return fmt.Sprintf("%d alone or %d alone is not allowed: both sums can be used, so both must be", r.Sums[0], r.Sums[1])
+	case engine.ReasonOneRunnerLeft:
+		return fmt.Sprintf("%d and %d together is not possible: both need a new runner and only one is left, so use one of them", r.Sums[0], r.Sums[1])
+	case engine.ReasonForcedPlacement:
+		what := fmt.Sprintf("%d+%d", r.Sums[0], r.Sums[1])
+		if r.Sum != 0 {
+			what = fmt.Sprintf("%d alone", r.Sum)
+		}
+		return fmt.Sprintf("%s is not allowed: with forced placement another choice places more new runners", what)
+	case engine.ReasonGameOver:
+		return fmt.Sprintf("the game is over: player %d has won", r.Player)
+	case engine.ReasonStopOnOccupied:
+		return fmt.Sprintf("cannot stop: the runner in column %d stands on player %d's piece (no_stop_on_occupied)", r.Column, r.Player)
+	case engine.ReasonNoRunnersToStop:
+		return "cannot stop: no runner has been placed this turn"
+	}
+	return r.Reason.String()
+}
+
+// writeMoves prints the choices, then the refusals grouped by pairing
+// (pairings with the same sums are shown once).
+func writeMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analysis) {
+	fmt.Fprintln(w, describePosition(p))
+	fmt.Fprintf(w, "Roll %d %d %d %d.\n", d[0], d[1], d[2], d[3])
+	if a.Bust() {
+		fmt.Fprintln(w, "\nBUST: no pairing can be used. The runners are removed and the turn passes.")
+	} else {
+		fmt.Fprintf(w, "\nLegal choices (%d):\n", len(a.Choices))
+		for i, c := range a.Choices {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, describeChoice(d, c))
+		}
+	}
+	if len(a.Refusals) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nNot allowed:")
+	seen := map[string]bool{}
+	for _, r := range a.Refusals {
+		line := fmt.Sprintf("  %d and %d (%s): %s", r.Sums[0], r.Sums[1], pairingDice(d, r.Pairing), describeRefusal(r))
+		key := fmt.Sprint(r.Sums, r.Sum, r.Reason)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		fmt.Fprintln(w, line)
+	}
+}

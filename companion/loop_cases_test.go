@@ -1,0 +1,202 @@
+package companion
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/engine"
+	"github.com/cantstop/cantstop/hw"
+)
+
+var ok = short(hw.OK)
+
+func lastOp(c *Companion) *Action { return c.lastAction() }
+
+// TestMisreadCorrected: the camera reads 1-1-1-2 where the dice show
+// 1-1-1-1; the players fix the last die in the menu before the roll counts.
+func TestMisreadCorrected(t *testing.T) {
+	dice := reads([]int{1, 1, 1, 2})
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok),
+		step{kind: display.KindChoices, press: func(display.Screen) []hw.Event { return []hw.Event{long(hw.OK)} },
+			check: checkDice(engine.Dice{1, 1, 1, 2})},
+		press(display.KindMenu, ok),
+		press(display.KindCorrect, ok), press(display.KindCorrect, ok), press(display.KindCorrect, ok),
+		press(display.KindCorrect, short(hw.Prev)), // 2 -> 1
+		press(display.KindCorrect, ok),             // to "confirm"
+		step{kind: display.KindCorrect, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if s.Selected != 4 || s.Dice != (engine.Dice{1, 1, 1, 1}) {
+					return fmt.Errorf("confirming %v at %d", s.Dice, s.Selected)
+				}
+				return nil
+			}},
+		step{kind: display.KindChoices, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: checkDice(engine.Dice{1, 1, 1, 1})},
+		press(display.KindMove, ok),
+	))
+	c, _ := play(t, t.TempDir(), dice, Options{}, script...)
+	a := lastOp(c)
+	if a.Op != OpMove || a.Dice != (engine.Dice{1, 1, 1, 1}) || c.t.pos.Runner(2) != 2 {
+		t.Fatalf("last action %+v, runner in 2 at %d", a, c.t.pos.Runner(2))
+	}
+}
+
+// TestUndo takes back a confirmed move: the position is exactly the one
+// before it, and the journal says so after a restart too.
+func TestUndo(t *testing.T) {
+	dir := t.TempDir()
+	// Screens: Move -> long press -> Menu(0) -> Next -> Menu(1) -> OK -> Turn.
+	script := concat(startGame, seq(
+		nameFirst(1, 2),
+		press(display.KindTurn, ok),
+		choose(7, 7),
+		press(display.KindMove, long(hw.Stop)),
+		press(display.KindMenu, short(hw.Next)),
+		press(display.KindMenu, ok),
+		step{kind: display.KindTurn, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if s.Player != 1 || s.RunnersLeft != 3 {
+					return fmt.Errorf("after undo: player %d, %d runners left", s.Player, s.RunnersLeft)
+				}
+				return nil
+			}},
+		choose(6, 8),
+		press(display.KindMove, ok),
+	))
+	c, _ := play(t, dir, reads([]int{3, 4, 4, 3}, []int{2, 4, 4, 4}), Options{}, script...)
+	want, _ := engine.NewPosition(2, engine.DefaultRules(), 1)
+	for _, ch := range engine.Legal(want, engine.Dice{2, 4, 4, 4}) {
+		if slices.Equal(ch.Sums, []int{6, 8}) {
+			want, _ = want.Update(ch)
+		}
+	}
+	if c.t.pos != want {
+		t.Fatalf("position after undo and a new move differs from a clean replay")
+	}
+	// A restart replays the undo the same way.
+	c2, _ := play(t, dir, nil, Options{}, press(display.KindMove, short(hw.Next)))
+	if c2.t.pos != want || len(c2.t.actions) != 3 {
+		t.Fatalf("restart: position differs or %d actions", len(c2.t.actions))
+	}
+}
+
+// TestCameraFailureFallsBackToButtons: the reader fails, the device says so
+// once and the players enter the dice; with no reader at all they just do.
+func TestCameraFailureFallsBackToButtons(t *testing.T) {
+	broken := &fakeDice{queue: []fakeRead{{err: errors.New("open camera /dev/video0: no such device")},
+		{err: errors.New("still broken")}}}
+	enter1111 := seq(press(display.KindCorrect, ok), press(display.KindCorrect, ok), press(display.KindCorrect, ok),
+		press(display.KindCorrect, ok), press(display.KindCorrect, ok))
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok),
+		step{kind: display.KindStatus, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if s.Status != display.StatusCameraMissing || s.Detail == "" {
+					return fmt.Errorf("status %d %q", s.Status, s.Detail)
+				}
+				return nil
+			}},
+	), enter1111, seq(
+		choose(2, 2), press(display.KindMove, ok),
+	), enter1111, seq( // second failure: no status screen again
+		choose(2, 2), press(display.KindMove, short(hw.Next)),
+	))
+	c, _ := play(t, t.TempDir(), broken, Options{}, script...)
+	if c.t.pos.Runner(2) != 3 {
+		t.Fatalf("runner in 2 at %d, want 3", c.t.pos.Runner(2))
+	}
+	// No camera at all.
+	script = concat(startGame, seq(nameFirst(0, 2), press(display.KindTurn, ok)), enter1111,
+		seq(choose(2, 2), press(display.KindMove, short(hw.Next))))
+	c, _ = play(t, t.TempDir(), nil, Options{}, script...)
+	if c.t.pos.Runner(2) != 2 {
+		t.Fatalf("runner in 2 at %d, want 2", c.t.pos.Runner(2))
+	}
+}
+
+// TestBadReadingRetried: a reading that is not four dice, or unreadable, is
+// shown and read again on OK.
+func TestBadReadingRetried(t *testing.T) {
+	dice := &fakeDice{queue: []fakeRead{
+		{res: DiceResult{Values: []int{1, 2, 3}, Status: WrongCount, Why: "3 dice, expected 4"}},
+		{res: DiceResult{Values: []int{1, 2, 3}, Status: Unreadable, Why: "die at (10,10) cocked"}},
+		{res: DiceResult{Values: []int{3, 4, 3, 4}, Status: Read}},
+	}}
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok),
+		step{kind: display.KindStatus, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if s.Status != display.StatusWrongCount || s.Detail != "3 dice, expected 4" {
+					return fmt.Errorf("status %d %q", s.Status, s.Detail)
+				}
+				return nil
+			}},
+		step{kind: display.KindDice, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if s.DiceRead {
+					return fmt.Errorf("unreadable dice shown as read")
+				}
+				return nil
+			}},
+		choose(7, 7), press(display.KindMove, short(hw.Next)),
+	))
+	play(t, t.TempDir(), dice, Options{}, script...)
+}
+
+// TestNoStopOnOccupied: under no_stop_on_occupied, STOP on an opponent's
+// piece is refused and the refusal is shown with its column and player.
+func TestNoStopOnOccupied(t *testing.T) {
+	rules := engine.DefaultRules()
+	rules.NoStopOnOccupied = true
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok), choose(7, 7), press(display.KindMove, short(hw.Stop)),
+		press(display.KindStop, ok),
+		press(display.KindTurn, ok), choose(7, 7), press(display.KindMove, short(hw.Stop)),
+		step{kind: display.KindRules, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				want := []engine.Refusal{{Reason: engine.ReasonStopOnOccupied, Column: 7, Player: 0}}
+				if len(s.Refusals) != 1 || s.Refusals[0].Reason != want[0].Reason ||
+					s.Refusals[0].Column != 7 || s.Refusals[0].Player != 0 {
+					return fmt.Errorf("refusals %+v, want %+v", s.Refusals, want)
+				}
+				return nil
+			}},
+		press(display.KindMove, short(hw.Next)), // back on the move screen: must roll
+	))
+	c, _ := play(t, t.TempDir(), reads([]int{3, 4, 3, 4}, []int{3, 4, 3, 4}), Options{Rules: rules}, script...)
+	if c.t.pos.Turn() != 1 || c.t.pos.Runner(7) != 2 || lastOp(c).Op != OpMove {
+		t.Fatalf("the refused stop changed the game")
+	}
+}
+
+// TestResume: the loop ends mid-turn (power cut); a new companion on the same
+// state directory shows the game exactly where it was and plays on.
+func TestResume(t *testing.T) {
+	dir := t.TempDir()
+	threePlayers := press(display.KindSetup, ok, short(hw.Next), ok) // edit the player count: 3
+	script := concat(seq(threePlayers), startGame, seq(nameFirst(1, 3), press(display.KindTurn, ok), choose(6, 8)))
+	c1, _ := play(t, dir, reads([]int{2, 4, 4, 4}), Options{}, script...)
+	c2, d := play(t, dir, reads([]int{1, 1, 1, 1}), Options{},
+		step{kind: display.KindMove, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if s.Player != 1 || len(s.Steps) != 2 || s.Steps[0].Column != 6 || s.Steps[1].Column != 8 {
+					return fmt.Errorf("resumed move screen: player %d steps %+v", s.Player, s.Steps)
+				}
+				return nil
+			}},
+		choose(2, 2), press(display.KindMove, short(hw.Next)))
+	if d.screens[0].Kind != display.KindStatus || d.screens[0].Status != display.StatusResumed {
+		t.Fatalf("first screen after restart: %s", kinds(d.screens[:1]))
+	}
+	if c1.t.pos.Players() != 3 || c2.t.pos.Runners().Count() != 3 {
+		t.Fatalf("resume: %d players, %d runners", c2.t.pos.Players(), c2.t.pos.Runners().Count())
+	}
+}

@@ -1,0 +1,14 @@
+package companion
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(journalHelperEnv); dir != "" {
+		journalHelper(dir)
+		return
+	}
+	os.Exit(m.Run())
+}

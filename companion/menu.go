@@ -1,0 +1,122 @@
+package companion
+
+import (
+	"context"
+
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/engine"
+	"github.com/cantstop/cantstop/hw"
+)
+
+// menuItems are the long-press menu's entries, in order.
+var menuItems = []display.MenuItem{display.MenuCorrect, display.MenuUndo, display.MenuRules,
+	display.MenuOdds, display.MenuNewGame, display.MenuBack}
+
+// menu runs the long-press menu. dice is the roll awaiting a choice, if any.
+// It returns dice to use instead (corrected or entered by hand), or nil when
+// the caller should go back to the game as it now stands.
+func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, error) {
+	sel := 0
+	for {
+		c.show(display.Screen{Kind: display.KindMenu, Menu: menuItems, Selected: sel})
+		ev, err := c.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ev.Long || ev.Button == hw.Stop:
+			return dice, nil
+		case ev.Button == hw.Next:
+			sel = (sel + 1) % len(menuItems)
+		case ev.Button == hw.Prev:
+			sel = (sel + len(menuItems) - 1) % len(menuItems)
+		case ev.Button == hw.OK:
+			switch menuItems[sel] {
+			case display.MenuBack:
+				return dice, nil
+			case display.MenuCorrect:
+				if !c.t.started {
+					c.status(ctx, display.StatusError, "no roll to correct yet")
+					continue
+				}
+				var start []int
+				if dice != nil {
+					start = dice[:]
+				}
+				v, err := c.enterDice(ctx, start, 4)
+				if err == errBack {
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				d := engine.Dice{v[0], v[1], v[2], v[3]}
+				c.log.Info("dice corrected", "from", dice, "to", d)
+				return &d, nil
+			case display.MenuUndo:
+				if len(c.t.actions) <= 1 { // the setup is undone by a new game
+					c.status(ctx, display.StatusError, "nothing to undo")
+					continue
+				}
+				undone := c.lastAction().Op
+				if err := c.record(Action{Op: OpUndo}); err != nil {
+					return nil, err
+				}
+				c.log.Info("undone", "op", undone)
+				return nil, nil
+			case display.MenuRules:
+				if err := c.rules(ctx, dice); err != nil {
+					return nil, err
+				}
+			case display.MenuOdds:
+				if c.t.started {
+					c.show(c.odds(display.Screen{Kind: display.KindOdds, Player: c.t.pos.Turn()}))
+					if _, err := c.next(ctx); err != nil {
+						return nil, err
+					}
+				}
+			case display.MenuNewGame:
+				return nil, c.newGame()
+			}
+		}
+	}
+}
+
+// rules explains every unusable pairing and sum of the pending roll (or the
+// last roll played), one per screen: Prev/Next scroll, any other press returns.
+func (c *Companion) rules(ctx context.Context, dice *engine.Dice) error {
+	var refs []engine.Refusal
+	switch {
+	case !c.t.started:
+	case dice != nil:
+		refs = engine.Explain(c.t.pos, *dice).Refusals
+	default:
+		if ok, why := c.t.pos.CanStop(); !ok && why.Reason == engine.ReasonStopOnOccupied {
+			refs = append(refs, why)
+		}
+	}
+	sel := 0
+	for {
+		c.show(display.Screen{Kind: display.KindRules, Player: c.mover(), Refusals: refs, Selected: sel})
+		ev, err := c.next(ctx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case ev.Long:
+			return nil
+		case ev.Button == hw.Next && sel+1 < len(refs):
+			sel++
+		case ev.Button == hw.Prev && sel > 0:
+			sel--
+		case ev.Button == hw.OK || ev.Button == hw.Stop:
+			return nil
+		}
+	}
+}
+
+// status shows a status screen until any press.
+func (c *Companion) status(ctx context.Context, st display.Status, detail string) {
+	c.show(display.Screen{Kind: display.KindStatus, Status: st, Detail: detail})
+	c.next(ctx)
+}

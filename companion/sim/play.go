@@ -1,0 +1,204 @@
+package sim
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/companion"
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/hw"
+)
+
+// Config is one run of the simulated table.
+type Config struct {
+	Seed     uint64
+	Auto     bool // automatic players instead of the keyboard
+	Games    int  // Auto: games to play
+	Players  int  // Auto: seats
+	StateDir string
+	Lang     display.Lang
+	In       *os.File  // the keyboard (interactive)
+	Out      io.Writer // the display
+	Verbose  bool      // Auto: show every screen on Out too
+	Log      *slog.Logger
+	// NewReader builds the dice reader over the table's frames; default:
+	// the real camera reader through camera.NewImageSource.
+	NewReader func(t *Table) (companion.DiceReader, func(), error)
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Seed    uint64
+	Games   GameStats
+	Reads   ReadStats
+	Elapsed time.Duration
+}
+
+// Write prints the summary, one fact a line.
+func (s Summary) Write(w io.Writer) {
+	g, r := s.Games, s.Reads
+	fmt.Fprintf(w, "seed %d: %d games, %d turns, %d moves, %d busts, %d stops (%d refused) in %s\n",
+		s.Seed, g.Games, g.Turns, g.Moves, g.Busts, g.Stops, g.Refused, s.Elapsed.Round(time.Millisecond))
+	wins := make([]string, len(g.Wins))
+	for i, n := range g.Wins {
+		wins[i] = fmt.Sprintf("P%d %d", i+1, n)
+	}
+	fmt.Fprintf(w, "winners: %s\n", strings.Join(wins, ", "))
+	fmt.Fprintf(w, "reads: %d, read %d, refused %d, misread %d, mean %.1f ms\n",
+		r.Reads, r.Read, r.Unreadable, len(r.Wrong), r.MeanMS())
+	for _, m := range r.Wrong {
+		fmt.Fprintf(w, "MISREAD %s (reproduce: cantstop play --sim --auto --seed %d)\n", m, m.Seed)
+	}
+}
+
+// DefaultReader is the real dice reader looking at the table's frames.
+func DefaultReader(t *Table) (companion.DiceReader, func(), error) {
+	src := camera.NewImageSource(t.Frame)
+	o := camera.DefaultReaderOpts()
+	o.Expect = 4
+	return companion.NewCameraReader(src, camera.NewReader(o)), func() { src.Close() }, nil
+}
+
+// Play runs the simulated table until ctx ends (interactive) or the games
+// are played (Auto). In Auto mode any disagreement between the dice drawn
+// and the dice read is an error.
+func Play(ctx context.Context, cfg Config) (Summary, error) {
+	start := time.Now()
+	sum := Summary{Seed: cfg.Seed}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Out == nil {
+		cfg.Out = os.Stdout
+	}
+	if cfg.Lang == "" {
+		cfg.Lang = display.English
+	}
+	if cfg.Players == 0 {
+		cfg.Players = 2
+	}
+	if cfg.Players < 2 || cfg.Players > 4 {
+		return sum, fmt.Errorf("--players %d: a game has 2 to 4 players", cfg.Players)
+	}
+	if cfg.Auto && cfg.Games < 1 {
+		return sum, fmt.Errorf("--games %d: play at least one game", cfg.Games)
+	}
+	if cfg.StateDir == "" {
+		return sum, fmt.Errorf("no state directory for the simulated table's saved games")
+	}
+	table := NewTable(cfg.Seed)
+	newReader := cfg.NewReader
+	if newReader == nil {
+		newReader = DefaultReader
+	}
+	real, closeReader, err := newReader(table)
+	if err != nil {
+		return sum, err
+	}
+	defer closeReader()
+	reader := &Reader{Table: table, Read: real, Log: log, SaveDir: cfg.StateDir}
+	term := display.NewTerminal(cfg.Out, cfg.Lang)
+	opts := companion.DefaultOptions(cfg.StateDir)
+	opts.Lang, opts.Log = cfg.Lang, log
+	opts.Players = companion.DefaultPlayers(cfg.Players)
+
+	var deps companion.Deps
+	var auto *Auto
+	if cfg.Auto {
+		auto = NewAuto(cfg.Players, cfg.Games, cfg.Seed)
+		if cfg.Verbose {
+			auto.Mirror = term
+		}
+		deps = companion.Deps{Buttons: auto, Dice: reader, Screen: auto}
+	} else {
+		in := cfg.In
+		if in == nil {
+			in = os.Stdin
+		}
+		kb, err := hw.OpenTerminal(in)
+		if err != nil {
+			return sum, fmt.Errorf("keyboard: %w", err)
+		}
+		defer kb.Close()
+		deps = companion.Deps{Buttons: kb, Dice: reader, Screen: withHelp{term, cfg.Out, keysLine}}
+	}
+	c, err := companion.New(deps, opts)
+	if err != nil {
+		return sum, err
+	}
+	defer c.Close()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(runCtx) }()
+	if auto != nil {
+		select {
+		case <-auto.Done():
+			cancel()
+			err = <-done
+		case err = <-done:
+		}
+		sum.Games = auto.Stats()
+	} else {
+		err = <-done
+	}
+	sum.Reads = reader.Stats()
+	sum.Elapsed = time.Since(start)
+	if errors.Is(err, io.EOF) || errors.Is(err, hw.ErrInterrupt) || errors.Is(err, ErrFinished) {
+		err = nil
+	}
+	if err != nil {
+		return sum, err
+	}
+	if auto != nil {
+		if err := auto.Err(); err != nil {
+			return sum, err
+		}
+		if n := len(sum.Reads.Wrong); n > 0 {
+			return sum, fmt.Errorf("%d readings disagree with the dice drawn; first: %s", n, sum.Reads.Wrong[0])
+		}
+	}
+	return sum, nil
+}
+
+// keysLine is the help line under every screen of the interactive table.
+const keysLine = "keys: ←/a prev · →/d next · Enter OK (roll, confirm) · s STOP · m menu (correct, undo, rules) · Ctrl-C quit"
+
+// withHelp shows the key help under each screen.
+type withHelp struct {
+	r    companion.Renderer
+	w    io.Writer
+	help string
+}
+
+func (h withHelp) Show(s display.Screen) error {
+	err := h.r.Show(s)
+	fmt.Fprintf(h.w, "\r\n\x1b[2m%s\x1b[0m\r\n", h.help)
+	return err
+}
+
+// PeakRSS is the process's peak resident memory (VmHWM) in KiB, on Linux.
+func PeakRSS() (int, error) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, fmt.Errorf("peak memory: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			return strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+		}
+	}
+	return 0, fmt.Errorf("peak memory: no VmHWM in /proc/self/status")
+}

@@ -1,0 +1,116 @@
+package display
+
+import (
+	"testing"
+
+	"github.com/cantstop/cantstop/engine"
+)
+
+// players sit at every sample table: accented and Cyrillic names on purpose.
+var samplePlayers = []Player{
+	{Name: "Anna", Colour: Red, Claimed: []int{6, 8}},
+	{Name: "Ben", Colour: Blue, Claimed: []int{12}},
+	{Name: "Лёва", Colour: Green},
+	{Name: "Zoë", Colour: Yellow},
+}
+
+func sampleNamed(t testing.TB, name string) Screen {
+	for _, s := range samples() {
+		if s.name == name {
+			return s.s
+		}
+	}
+	t.Fatalf("no sample %q", name)
+	return Screen{}
+}
+
+type sample struct {
+	name string
+	s    Screen
+}
+
+// samples are the screens the golden tests draw in every language: every
+// Kind, every refusal reason, every status, and the lists scrolled. The
+// positions are the seeds' printed examples (RULES.md "Examples").
+func samples() []sample {
+	ps := samplePlayers
+	rules := engine.Rules{WinColumns: 3, NoStopOnOccupied: true}
+	// Roll 1-5-4-6 on an empty board: 6+10, 5+11 or 7+9.
+	first := []engine.Choice{
+		{Sums: []int{6, 10}, Pairings: []engine.Pairing{0}, Steps: []engine.Step{{Column: 6, To: 1, New: true}, {Column: 10, To: 1, New: true}}},
+		{Sums: []int{5, 11}, Pairings: []engine.Pairing{1}, Steps: []engine.Step{{Column: 5, To: 1, New: true}, {Column: 11, To: 1, New: true}}},
+		{Sums: []int{7, 9}, Pairings: []engine.Pairing{2}, Steps: []engine.Step{{Column: 7, To: 1, New: true}, {Column: 9, To: 1, New: true}}},
+	}
+	// Runners in 6 and 10, roll 2-4-3-5: 6+8, 5 or 9 (one runner left), 7+7.
+	second := []engine.Choice{
+		{Sums: []int{6, 8}, Pairings: []engine.Pairing{0}, Steps: []engine.Step{{Column: 6, From: 1, To: 2}, {Column: 8, To: 1, New: true}}},
+		{Sums: []int{5}, Pairings: []engine.Pairing{1}, Steps: []engine.Step{{Column: 5, To: 1, New: true}}},
+		{Sums: []int{9}, Pairings: []engine.Pairing{1}, Steps: []engine.Step{{Column: 9, To: 1, New: true}}},
+		{Sums: []int{7, 7}, Pairings: []engine.Pairing{2}, Steps: []engine.Step{{Column: 7, To: 2, New: true}}},
+	}
+	refusal := func(p engine.Pairing, a, b, sum int, r engine.Reason, col, player int) []engine.Refusal {
+		return []engine.Refusal{{Pairing: p, Sums: [2]int{a, b}, Sum: sum, Reason: r, Column: col, Player: player}}
+	}
+	menu := []MenuItem{MenuCorrect, MenuUndo, MenuRules, MenuOdds, MenuNewGame, MenuBack}
+	setup := Setup{Players: ps[:3], Rules: rules, Lang: ""}
+	editing := setup
+	editing.Editing = true
+	return []sample{
+		{"setup", Screen{Kind: KindSetup, Players: ps, Setup: setup, Selected: 0}},
+		{"setup-edit", Screen{Kind: KindSetup, Players: ps, Setup: editing, Selected: 5}},
+		{"setup-end", Screen{Kind: KindSetup, Players: ps, Setup: setup, Selected: 9}},
+		{"rolloff", Screen{Kind: KindRollOff, Players: ps, RollOff: RollOff{Rolls: [][2]int{{3, 5}, {6, 1}, {0, 0}, {0, 0}}, Leader: 0}}},
+		{"rolloff-tie", Screen{Kind: KindRollOff, Players: ps, RollOff: RollOff{Rolls: [][2]int{{6, 5}, {2, 1}, {5, 6}, {4, 4}}, Leader: 0, Tied: []int{0, 2}}}},
+		{"rolloff-done", Screen{Kind: KindRollOff, Players: ps, RollOff: RollOff{Rolls: [][2]int{{6, 6}, {2, 3}, {3, 5}, {1, 1}}, Leader: 0}}},
+		{"turn", Screen{Kind: KindTurn, Players: ps, Player: 0, RunnersLeft: 3}},
+		{"turn-one", Screen{Kind: KindTurn, Players: ps, Player: 2, RunnersLeft: 1}},
+		{"turn-odds", Screen{Kind: KindTurn, Players: ps, Player: 1, RunnersLeft: 3, BustRolls: 0, Rolls: 1296}},
+		{"dice", Screen{Kind: KindDice, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, DiceRead: true}},
+		{"dice-unreadable", Screen{Kind: KindDice, Players: ps, Dice: engine.Dice{1, 5, 4, 6}}},
+		{"choices", Screen{Kind: KindChoices, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Choices: first, Selected: 0}},
+		{"choices-one", Screen{Kind: KindChoices, Players: ps, Dice: engine.Dice{2, 4, 3, 5}, Choices: second, Selected: 1}},
+		{"move", Screen{Kind: KindMove, Players: ps, Steps: second[0].Steps}},
+		{"move-double", Screen{Kind: KindMove, Players: ps, Steps: second[3].Steps}},
+		{"move-odds", Screen{Kind: KindMove, Players: ps, Steps: second[3].Steps, BustRolls: 560, Rolls: 1296}},
+		{"stop", Screen{Kind: KindStop, Players: ps, Player: 0, Stop: Stop{
+			Pieces:  []engine.Step{{Column: 6, From: 3, To: 5}, {Column: 8, From: 0, To: 11}, {Column: 10, From: 0, To: 2}},
+			Claimed: []int{8},
+			Removed: []Removal{{Player: 1, Column: 8}},
+		}}},
+		{"stop-end", Screen{Kind: KindStop, Players: ps, Player: 0, Selected: 4, Stop: Stop{
+			Pieces:  []engine.Step{{Column: 6, From: 3, To: 5}, {Column: 8, From: 0, To: 11}, {Column: 10, From: 0, To: 2}},
+			Claimed: []int{8},
+			Removed: []Removal{{Player: 1, Column: 8}},
+		}}},
+		{"bust", Screen{Kind: KindBust, Players: ps, Player: 1, Next: 2}},
+		{"winner", Screen{Kind: KindWinner, Players: []Player{{Name: "Anna", Colour: Red, Claimed: []int{6, 8, 10}}, ps[1]}, Player: 0}},
+		{"odds", Screen{Kind: KindOdds, Players: ps, BustRolls: 104, Rolls: 1296}},
+		{"odds-low", Screen{Kind: KindOdds, Players: ps, BustRolls: 4}},
+		// Columns 6, 8 and 10 claimed, roll 2-4-4-6.
+		{"rules", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 6, 10, 10, engine.ReasonClaimed, 10, 0)}},
+		// Runners in 3, 6 (on the top) and 8, roll 2-4-5-5.
+		{"rules-top", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 6, 10, 6, engine.ReasonTop, 6, -1)}},
+		{"rules-norunner", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 6, 10, 10, engine.ReasonNoRunner, 10, -1)}},
+		{"rules-both", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 6, 10, 6, engine.ReasonMustUseBoth, 0, -1)}},
+		{"rules-onerunner", Screen{Kind: KindRules, Players: ps, Refusals: refusal(1, 5, 9, 0, engine.ReasonOneRunnerLeft, 0, -1)}},
+		{"rules-forced", Screen{Kind: KindRules, Players: ps, Refusals: refusal(2, 7, 7, 0, engine.ReasonForcedPlacement, 0, -1)}},
+		{"rules-gameover", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 6, 10, 0, engine.ReasonGameOver, 0, -1)}},
+		{"rules-stop", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 0, 0, 0, engine.ReasonStopOnOccupied, 9, 3)}},
+		{"rules-nostop", Screen{Kind: KindRules, Players: ps, Refusals: refusal(0, 0, 0, 0, engine.ReasonNoRunnersToStop, 0, -1)}},
+		{"rules-many", Screen{Kind: KindRules, Players: ps, Selected: 1, Refusals: append(
+			refusal(0, 6, 10, 6, engine.ReasonTop, 6, -1), refusal(0, 6, 10, 10, engine.ReasonNoRunner, 10, -1)...)}},
+		{"rules-none", Screen{Kind: KindRules, Players: ps}},
+		{"menu", Screen{Kind: KindMenu, Players: ps, Menu: menu, Selected: 0}},
+		{"menu-end", Screen{Kind: KindMenu, Players: ps, Menu: menu, Selected: 5}},
+		{"correct", Screen{Kind: KindCorrect, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Selected: 2}},
+		{"correct-done", Screen{Kind: KindCorrect, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Selected: 4}},
+		{"status", Screen{Kind: KindStatus, Status: StatusError, Detail: "open /dev/video0: no such file or directory"}},
+		{"status-camera", Screen{Kind: KindStatus, Status: StatusCameraMissing}},
+		{"status-reading", Screen{Kind: KindStatus, Status: StatusReading}},
+		{"status-settle", Screen{Kind: KindStatus, Status: StatusNotSettled}},
+		{"status-count", Screen{Kind: KindStatus, Status: StatusWrongCount}},
+		{"status-save", Screen{Kind: KindStatus, Status: StatusSaveFailed}},
+		{"status-resumed", Screen{Kind: KindStatus, Status: StatusResumed}},
+		{"status-ready", Screen{Kind: KindStatus, Status: StatusReady, Detail: "cantstop doctor"}},
+	}
+}

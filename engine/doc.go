@@ -1,0 +1,34 @@
+// Package engine is the complete rules of Sid Sackson's Can't Stop, as the
+// table companion enforces them: positions, the legal choices for a roll of
+// four dice and why every other pairing or sum is refused, stopping and
+// claiming, exact bust odds, a one-line position notation, and game records
+// that replay and undo exactly. It follows ../shared/rules/RULES.md; every
+// edition difference is a Rules option (win_columns, skip_occupied,
+// no_stop_on_occupied, forced_placement).
+//
+// A Position is an immutable value: Update, Bust and Stop return a new one.
+// Legal and Explain are pure functions of a position and a roll; Explain's
+// refusals are data (a Reason plus columns and players), so a display can
+// say them in any language. A Game wraps a position with its Record.
+//
+// The notation (see docs/NOTATION.md) is one shell-safe word:
+//
+//	2:0:7@4,12@3/7@5:2@1,7@5:skip
+//
+// means two players, player 0 to move; player 0 has pieces on space 4 of
+// column 7 and space 3 (the top) of column 12, which they have claimed;
+// player 1 has a piece on space 5 of column 7; the mover's runners stand on
+// space 1 of column 2 and space 5 of column 7; rule option skip_occupied.
+//
+// Rule decisions the printed rules leave open:
+//   - skip_occupied: a runner jumps every space holding another player's
+//     piece. It can never be pushed past the top, because the top space of a
+//     column still in play is always free (a piece there claims the column);
+//     when every space above is occupied the runner lands on the top.
+//   - 7+7 with the runner one space below the top: the runner reaches the top,
+//     the second step is lost, and the choice still counts as using both sums.
+//   - A position whose game is won has no legal choices and busts on every
+//     roll; Game refuses rolls and stops after a win.
+//
+// The engine does no I/O and keeps no mutable package state.
+package engine

@@ -1,0 +1,104 @@
+package engine
+
+import "fmt"
+
+// Removal is another player's piece taken off a column the mover claimed.
+type Removal struct {
+	Player int `json:"player"`
+	Column int `json:"column"`
+	Space  int `json:"space"`
+}
+
+// StopResult is what a stop does on the board: the mover's pieces moved up to
+// the runners (a Step per column; From 0 and New = a piece newly placed), the
+// columns claimed, the pieces removed, and the winner (-1 = none yet).
+type StopResult struct {
+	Moves   []Step    `json:"moves"`
+	Claimed []int     `json:"claimed"`
+	Removed []Removal `json:"removed"`
+	Winner  int       `json:"winner"`
+}
+
+// RefusedError is returned when an action is refused for a rules reason.
+type RefusedError struct{ Refusal Refusal }
+
+func (e *RefusedError) Error() string {
+	r := e.Refusal
+	switch r.Reason {
+	case ReasonStopOnOccupied:
+		return fmt.Sprintf("stop refused (%s): the runner in column %d stands on player %d's piece", r.Reason, r.Column, r.Player)
+	case ReasonGameOver:
+		return fmt.Sprintf("refused (%s): player %d has won", r.Reason, r.Player)
+	case ReasonNoRunnersToStop:
+		return fmt.Sprintf("stop refused (%s): no runner on the board yet, roll first", r.Reason)
+	}
+	return fmt.Sprintf("refused (%s)", r.Reason)
+}
+
+// CanStop reports whether the mover may stop now, and if not, why: the game
+// is over, no runner is on the board, or (no_stop_on_occupied) a runner
+// stands on another player's piece (Column and Player say where).
+func (p Position) CanStop() (bool, Refusal) {
+	no := Refusal{Player: -1}
+	switch {
+	case p.players == 0:
+		no.Reason = ReasonNoRunnersToStop
+		return false, no
+	case p.winner >= 0:
+		no.Reason, no.Player = ReasonGameOver, int(p.winner)
+		return false, no
+	case p.runners.Count() == 0:
+		no.Reason = ReasonNoRunnersToStop
+		return false, no
+	}
+	if p.rules.NoStopOnOccupied {
+		for c := MinColumn; c <= MaxColumn; c++ {
+			if p.runners[c] == 0 {
+				continue
+			}
+			if pl, occ := p.occupiedByOther(c, p.runners[c]); occ {
+				no.Reason, no.Column, no.Player = ReasonStopOnOccupied, c, pl
+				return false, no
+			}
+		}
+	}
+	return true, Refusal{Player: -1}
+}
+
+// Stop banks the turn: each runner becomes the mover's piece, a runner on a
+// top space claims that column and removes every other player's piece from
+// it, the winner is decided, and the turn passes (unless the game is won).
+// A refused stop returns a *RefusedError.
+func (p Position) Stop() (Position, StopResult, error) {
+	if ok, why := p.CanStop(); !ok {
+		return p, StopResult{Winner: int(p.winner)}, &RefusedError{why}
+	}
+	res := StopResult{Winner: -1}
+	t := int(p.turn)
+	for c := MinColumn; c <= MaxColumn; c++ {
+		to := p.runners[c]
+		if to == 0 {
+			continue
+		}
+		from := int(p.pieces[t][c])
+		res.Moves = append(res.Moves, Step{Column: c, From: from, To: to, New: from == 0})
+		p.pieces[t][c] = int8(to)
+		if to != heights[c] {
+			continue
+		}
+		res.Claimed = append(res.Claimed, c)
+		for pl := 0; pl < int(p.players); pl++ {
+			if pl != t && p.pieces[pl][c] != 0 {
+				res.Removed = append(res.Removed, Removal{Player: pl, Column: c, Space: int(p.pieces[pl][c])})
+				p.pieces[pl][c] = 0
+			}
+		}
+	}
+	p.runners = Runners{}
+	p.winner = p.findWinner()
+	res.Winner = int(p.winner)
+	if p.winner < 0 {
+		p.turn = (p.turn + 1) % p.players
+	}
+	return p, res, nil
+}
