@@ -165,7 +165,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 			return fail(fmt.Errorf("%w: the roll was not read right; run `cantstop calibrate` again after fixing the light or camera", ErrCancelled))
 		}
 	} else if chosen > 0 {
-		res.Notes = append(res.Notes, "kept the reader's own "+cands[chosen].without+": the measured one misread the roll")
+		res.Notes = append(res.Notes, cands[chosen].note)
 	}
 
 	res.Reading = rd
@@ -187,8 +187,8 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 }
 
 type candidate struct {
-	opts    camera.ReaderOpts
-	without string // what this candidate leaves to the reader, for notes
+	opts camera.ReaderOpts
+	note string // why this one was chosen over the ones before it
 }
 
 // tryOpts lists reader options from the most calibrated to the least:
@@ -207,12 +207,13 @@ func tryOpts(base camera.ReaderOpts, tray Tray, dice int, side, contrast float64
 	if contrast > 0 {
 		full.MinContrast = contrast
 	}
+	const misread = "with the measured %s the reader misread the roll, so it keeps its own"
 	return []candidate{
 		{full, ""},
-		{withSize, "contrast threshold"},
-		{withBg, "contrast threshold and die size estimate"},
-		{inTray, "contrast threshold, die size estimate and background model"},
-		{bare, "whole-frame search (the tray limits were dropped)"},
+		{withSize, fmt.Sprintf(misread, "contrast threshold")},
+		{withBg, fmt.Sprintf(misread, "die size")},
+		{inTray, fmt.Sprintf(misread, "tray colour")},
+		{bare, "with the tray limits the reader misread the roll, so it searches the whole frame"},
 	}
 }
 

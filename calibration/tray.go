@@ -131,7 +131,7 @@ func FindTray(empty gocv.Mat) (Tray, error) {
 	// dice and marks left in the tray.
 	noise := ds[len(ds)*8/10]
 	step := 3 + noise
-	far := math.Max(30, 6*noise)
+	far := math.Max(45, 8*noise)
 
 	// Flood the surface from the centre, 4-connected.
 	in := make([]bool, sw*sh)

@@ -47,6 +47,8 @@ type BenchSet struct {
 	BoxesHit  int      `json:"boxes_found,omitempty"`
 	FalseDice int      `json:"false_dice,omitempty"`
 	Failed    []string `json:"failed,omitempty"` // photos not read exactly
+	// WrongDice lists, from boxes.csv, dice read with a wrong value: "file: true 5 read 6 at (x,y)".
+	WrongDice []string `json:"wrong_dice,omitempty"`
 	ms        []float64
 }
 
@@ -109,6 +111,7 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 	}
 	rep.Total.finish()
 	rep.Total.Failed = nil
+	rep.Total.WrongDice = nil
 	rep.Sets = append(rep.Sets, many...)
 	return rep, nil
 }
@@ -140,7 +143,7 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, s *BenchSet) err
 		s.Misread++
 	}
 	if len(p.boxes) > 0 {
-		s.matchBoxes(p.boxes, rd)
+		s.matchBoxes(p.file, p.boxes, rd)
 	} else {
 		s.pairLeftovers(p.values, rd)
 	}
@@ -159,7 +162,7 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, s *BenchSet) err
 }
 
 // matchBoxes pairs each true box with the found die whose centre lies inside it (nearest first).
-func (s *BenchSet) matchBoxes(boxes []labelBox, rd Reading) {
+func (s *BenchSet) matchBoxes(file string, boxes []labelBox, rd Reading) {
 	used := make([]bool, len(rd.Dice))
 	for _, b := range boxes {
 		s.Boxes++
@@ -180,7 +183,11 @@ func (s *BenchSet) matchBoxes(boxes []labelBox, rd Reading) {
 		}
 		used[bi] = true
 		s.BoxesHit++
-		s.Confusion[b.value][rd.Dice[bi].Value]++
+		got := rd.Dice[bi].Value
+		s.Confusion[b.value][got]++
+		if got != 0 && got != b.value {
+			s.WrongDice = append(s.WrongDice, fmt.Sprintf("%s: true %d read %d at %v", file, b.value, got, bc))
+		}
 	}
 	for i, d := range rd.Dice {
 		if !used[i] {
@@ -289,6 +296,11 @@ func intersect(a, b []int) int {
 
 // loadLabels reads DIR/labels.csv and, when present, DIR/boxes.csv.
 func loadLabels(dir string) ([]labelled, error) {
+	if st, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("bench %s: not a folder; give folders holding labels.csv and the photos", dir)
+	}
 	lp := filepath.Join(dir, "labels.csv")
 	rows, err := readCSV(lp)
 	if err != nil {

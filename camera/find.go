@@ -11,7 +11,7 @@ import (
 type cand struct {
 	r    rotRect
 	side float64 // the die's side: the blob's without shadow and rounding (2× its inscribed radius)
-	edge bool // touches the picture's edge: the die may be partly outside
+	edge bool    // touches the picture's edge: the die may be partly outside
 }
 
 // labImage is an 8-bit Lab picture as plain bytes.
@@ -129,18 +129,22 @@ func (r *Reader) findDice(img gocv.Mat) [][][]cand {
 
 // outline returns the minimal rectangle around a pixel set and whether it touches the border.
 func outline(g grid, px []int) (rotRect, bool) {
-	in := make(map[int]bool, len(px))
-	for _, i := range px {
-		in[i] = true
-	}
-	var xs, ys []float64
-	edge := false
+	x0, y0, x1, y1 := g.w, g.h, 0, 0
 	for _, i := range px {
 		x, y := i%g.w, i/g.w
-		if x == 0 || y == 0 || x == g.w-1 || y == g.h-1 {
-			edge = true
-		}
-		if !in[i-1] || !in[i+1] || !in[i-g.w] || !in[i+g.w] {
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	bw := x1 - x0 + 3
+	in := make([]bool, bw*(y1-y0+3))
+	at := func(x, y int) int { return (y-y0+1)*bw + x - x0 + 1 }
+	for _, i := range px {
+		in[at(i%g.w, i/g.w)] = true
+	}
+	var xs, ys []float64
+	edge := x0 == 0 || y0 == 0 || x1 == g.w-1 || y1 == g.h-1
+	for _, i := range px {
+		x, y := i%g.w, i/g.w
+		if !in[at(x-1, y)] || !in[at(x+1, y)] || !in[at(x, y-1)] || !in[at(x, y+1)] {
 			xs = append(xs, float64(x))
 			ys = append(ys, float64(y))
 		}
@@ -213,8 +217,28 @@ func (r *Reader) foreground(lab labImage) grid {
 	tD := math.Max(r.o.MinContrast, 4*median(bgD))
 	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
 	g := newGrid(w, h)
+	n := 0
 	for i := range g.b {
-		g.b[i] = D[i] > tD || G[i] > tG
+		g.b[i] = D[i] > tD
+		if g.b[i] {
+			n++
+		}
+	}
+	// A second surface (a tray inside a frame, a mat on a table) covering much of the picture:
+	// its commonest colour is background too.
+	if n > len(g.b)/4 && len(r.o.BackgroundLab) != 3 {
+		m2 := modeColourOf(lab, g.b)
+		for i := range g.b {
+			if g.b[i] {
+				e0 := float64(lab.p[3*i]) - m2[0]
+				e1 := float64(lab.p[3*i+1]) - m2[1]
+				e2 := float64(lab.p[3*i+2]) - m2[2]
+				g.b[i] = math.Sqrt(e0*e0+1.5*(e1*e1+e2*e2)) > tD
+			}
+		}
+	}
+	for i := range g.b {
+		g.b[i] = g.b[i] || G[i] > tG
 	}
 	return g
 }
@@ -383,17 +407,49 @@ func (r *Reader) segment(img gocv.Mat) (grid, float64) {
 	gocv.GaussianBlur(small, &small, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
 	fg := r.foreground(toLab(small))
 	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
-	return fg.dilate().dilate().erode().erode().fillHoles().erode().dilate(), scale
+	fg = morphMat(fg, gocv.MorphClose, 5).fillHoles()
+	return morphMat(fg, gocv.MorphOpen, 3), scale
+}
+
+// morphMat applies a square morphological operation with OpenCV (much faster than plain Go).
+func morphMat(g grid, op gocv.MorphType, k int) grid {
+	b := make([]byte, len(g.b))
+	for i, v := range g.b {
+		if v {
+			b[i] = 255
+		}
+	}
+	m, err := gocv.NewMatFromBytes(g.h, g.w, gocv.MatTypeCV8U, b)
+	if err != nil {
+		return g
+	}
+	defer m.Close()
+	kern := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
+	defer kern.Close()
+	out := gocv.NewMat()
+	defer out.Close()
+	gocv.MorphologyExWithParams(m, &out, op, kern, 1, gocv.BorderConstant)
+	ob := out.ToBytes()
+	res := newGrid(g.w, g.h)
+	for i := range res.b {
+		res.b[i] = ob[i] != 0
+	}
+	return res
 }
 
 // modeColour returns the mean colour of the most populated coarse Lab bin.
-func modeColour(lab labImage) [3]float64 {
+func modeColour(lab labImage) [3]float64 { return modeColourOf(lab, nil) }
+
+// modeColourOf is modeColour over the pixels marked in mask (all when mask is nil).
+func modeColourOf(lab labImage, mask []bool) [3]float64 {
 	const qL, qC = 16, 8
 	counts := make(map[int]int)
 	n := lab.w * lab.h
 	key := func(i int) int { return int(lab.p[3*i])/qL<<16 | int(lab.p[3*i+1])/qC<<8 | int(lab.p[3*i+2])/qC }
 	for i := 0; i < n; i += 2 {
-		counts[key(i)]++
+		if mask == nil || mask[i] {
+			counts[key(i)]++
+		}
 	}
 	bk, bc := 0, -1
 	for k, c := range counts {
@@ -404,12 +460,15 @@ func modeColour(lab labImage) [3]float64 {
 	var sum [3]float64
 	var m float64
 	for i := 0; i < n; i += 2 {
-		if key(i) == bk {
+		if (mask == nil || mask[i]) && key(i) == bk {
 			for c := 0; c < 3; c++ {
 				sum[c] += float64(lab.p[3*i+c])
 			}
 			m++
 		}
+	}
+	if m == 0 {
+		return [3]float64{}
 	}
 	return [3]float64{sum[0] / m, sum[1] / m, sum[2] / m}
 }

@@ -41,9 +41,17 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	k := S / c.side
-	lab, ok := warpFace(img, c.r, k, P)
+	lab, local, ok := warpFace(img, c.r, k, P)
 	if !ok {
 		return face{why: "die too close to the picture's edge"}
+	}
+	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
+	// die's own edges give it well.
+	if d := edgeTurn(lab, P, S); math.Abs(d) > 2*math.Pi/180 {
+		c.r.ang += d
+		if lab, local, ok = warpFace(img, c.r, k, P); !ok {
+			return face{why: "die too close to the picture's edge"}
+		}
 	}
 	half := float64(P) / 2
 	// Contrast of every patch pixel with the face colour (median of the die's centre).
@@ -65,19 +73,51 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		for x := 0; x < P; x++ {
 			i := y*P + x
 			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
-			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
-			if math.Abs(float64(x)-half) < 0.5*S && math.Abs(float64(y)-half) < 0.5*S {
+			ll, la, lb := float64(lab[3*i])-float64(local[3*i]), float64(lab[3*i+1])-float64(local[3*i+1]), float64(lab[3*i+2])-float64(local[3*i+2])
+			C[i] = math.Max(math.Sqrt(dl*dl+2*(da*da+db*db)), math.Sqrt(ll*ll+2*(la*la+lb*lb)))
+			if math.Abs(float64(x)-half) < 0.38*S && math.Abs(float64(y)-half) < 0.38*S { // inside the face: no tray
 				inner = append(inner, C[i])
 			}
 		}
 	}
-	t := math.Max(otsu(inner, 0, quantile(inner, 0.995)+1), r.o.MinContrast)
-	pips := findPips(C, P, S, t)
-	if len(pips) == 0 {
+	// Otsu's threshold first; faint pips (red on black) need a lower one, pips that merge a
+	// higher one. The layout checks decide which is right.
+	t0 := math.Max(otsu(inner, 0, quantile(inner, 0.995)+1), r.o.MinContrast)
+	var (
+		pips []pip
+		ft   fit
+		used []int
+		why  string
+	)
+	// Every threshold that gives a valid face must give the same value: a faint pip seen at
+	// one threshold and missed at another (a 3 read as a 2) makes the face ambiguous.
+	anyPips := false
+	found := false
+	for _, f := range []float64{1, 0.65, 1.4} {
+		tf := math.Max(t0*f, r.o.MinContrast)
+		ps := findPips(C, P, S, tf)
+		if len(ps) == 0 {
+			continue
+		}
+		anyPips = true
+		fi, us, w := r.bestFit(ps, C, P, S, tf)
+		if w != "" {
+			if why == "" {
+				why = w
+			}
+			continue
+		}
+		if found && fi.value != ft.value {
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", ft.value, fi.value)}
+		}
+		if !found {
+			pips, ft, used, found = ps, fi, us, true
+		}
+	}
+	if !anyPips {
 		return face{notDie: true, why: "no pips"}
 	}
-	ft, used, why := r.bestFit(pips, C, P, S, t)
-	if why != "" {
+	if !found {
 		return face{why: why}
 	}
 	f := face{value: ft.value}
@@ -97,12 +137,12 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 
 // warpFace returns the Lab bytes of a P×P patch centred on the candidate, rotated to its axes
 // and scaled by k.
-func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
+func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, []byte, bool) {
 	reach := float64(P) / k * 0.75
 	box := image.Rect(int(rr.cx-reach), int(rr.cy-reach), int(rr.cx+reach)+1, int(rr.cy+reach)+1).
 		Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
 	if box.Dx() < 4 || box.Dy() < 4 {
-		return nil, false
+		return nil, nil, false
 	}
 	roi := img.Region(box)
 	defer roi.Close()
@@ -132,7 +172,12 @@ func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
 	defer out.Close()
 	gocv.WarpAffineWithParams(src, &out, m, image.Pt(P, P), gocv.InterpolationLinear, gocv.BorderReplicate, colorBlack)
 	lab := toLab(out)
-	return lab.p, true
+	// The local face colour: a median over about two pip widths, so shading and marbling
+	// cancel out and a pip stands out from its own surroundings.
+	med := gocv.NewMat()
+	defer med.Close()
+	gocv.MedianBlur(out, &med, (P/6)|1)
+	return lab.p, toLab(med).p, true
 }
 
 // findPips returns compact blobs above the contrast threshold inside the die's neighbourhood.
@@ -165,20 +210,29 @@ func findPips(C []float64, P int, S, t float64) []pip {
 			sub.b[(i/P-y0+1)*(bw+2)+i%P-x0+1] = true
 		}
 		sub = sub.fillHoles()
-		var area, sx, sy, sc float64
+		var area, sx, sy, sxx, syy, sxy, sc float64
 		for yy := 0; yy < bh; yy++ {
 			for xx := 0; xx < bw; xx++ {
 				if sub.b[(yy+1)*(bw+2)+xx+1] {
+					fx, fy := float64(x0+xx), float64(y0+yy)
 					area++
-					sx += float64(x0 + xx)
-					sy += float64(y0 + yy)
+					sx += fx
+					sy += fy
+					sxx += fx * fx
+					syy += fy * fy
+					sxy += fx * fy
 					sc += C[(y0+yy)*P+x0+xx]
 				}
 			}
 		}
 		d := 2 * math.Sqrt(area/math.Pi)
-		asp := float64(max(bw, bh)) / float64(min(bw, bh))
-		if d < 0.07*S || d > 0.36*S || asp > 2 || area/float64(bw*bh) < 0.45 {
+		// Axis ratio from second moments: pips on a foreshortened side face are ellipses.
+		mx, my := sx/area, sy/area
+		cxx, cyy, cxy := sxx/area-mx*mx+1.0/12, syy/area-my*my+1.0/12, sxy/area-mx*my
+		tr, det := cxx+cyy, cxx*cyy-cxy*cxy
+		disc := math.Sqrt(math.Max(0, tr*tr/4-det))
+		elong := math.Sqrt((tr/2 + disc) / math.Max(1e-9, tr/2-disc))
+		if d < 0.07*S || d > 0.36*S || elong > 1.75 || area/float64(bw*bh) < 0.45 {
 			continue
 		}
 		out = append(out, pip{x: sx/area - half, y: sy/area - half, d: d, c: sc / area})
@@ -191,7 +245,7 @@ func findPips(C []float64, P int, S, t float64) []pip {
 // view). It returns the fit and the indices of the pips used.
 func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []int, string) {
 	n := len(pips)
-	if n > 10 {
+	if n > 9 {
 		return fit{}, nil, fmt.Sprintf("%d pips", n)
 	}
 	why := ""
@@ -216,9 +270,11 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			return fail(fmt.Sprintf("layout error %.2f", ft.err))
 		}
 		if len(idx) == 1 {
+			// A lone pip must sit well inside the die (in an oblique view the top face's
+			// centre is off the blob's): at least 0.3 of a side from where the face ends.
 			dx, dy := pts[0][0]-float64(P)/2, pts[0][1]-float64(P)/2
-			if math.Hypot(dx, dy) > 0.25*S {
-				return fail("single pip off centre")
+			if math.Hypot(dx, dy) > 0.35*S || clearance(C, P, pts[0], t) < 0.28*S {
+				return fail("single pip near the die's edge")
 			}
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
 			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
@@ -227,7 +283,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			return fail(fmt.Sprintf("pips turned %.0f° from the die's sides", tilt*180/math.Pi))
 		}
 		occ, free := gridContrast(C, P, ft)
-		if free >= t || free > 0.6*occ {
+		if free >= t || free > 0.5*occ {
 			return fail(fmt.Sprintf("contrast %.0f at a free place vs %.0f at pips", free, occ))
 		}
 		// Pips left out must lie off this face.
@@ -314,4 +370,57 @@ func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 		}
 	}
 	return occ, free
+}
+
+// edgeTurn returns how far (radians, within ±45°) the die's edges in the patch are turned from
+// its axes, from the 4-fold symmetric average of the gradient directions of the L channel.
+func edgeTurn(lab []byte, P int, S float64) float64 {
+	half := float64(P) / 2
+	var c4, s4 float64
+	for y := 1; y < P-1; y++ {
+		if math.Abs(float64(y)-half) > 0.7*S {
+			continue
+		}
+		for x := 1; x < P-1; x++ {
+			if math.Abs(float64(x)-half) > 0.7*S {
+				continue
+			}
+			i := y*P + x
+			gx := float64(lab[3*(i+1)]) - float64(lab[3*(i-1)])
+			gy := float64(lab[3*(i+P)]) - float64(lab[3*(i-P)])
+			w := gx*gx + gy*gy
+			if w == 0 {
+				continue
+			}
+			// cos4φ and sin4φ from the gradient without trigonometry.
+			c2, s2 := (gx*gx-gy*gy)/w, 2*gx*gy/w
+			c4 += w * (c2*c2 - s2*s2)
+			s4 += w * 2 * c2 * s2
+		}
+	}
+	return math.Atan2(s4, c4) / 4
+}
+
+// clearance is the shortest of the four axis-aligned walks from p, past its own pip, to a pixel
+// that contrasts with the face (the die's edge, the tray, another pip).
+func clearance(C []float64, P int, p [2]float64, t float64) float64 {
+	best := math.Inf(1)
+	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		x, y := int(math.Round(p[0])), int(math.Round(p[1]))
+		inPip := true
+		n := 0
+		for x >= 0 && y >= 0 && x < P && y < P {
+			hi := C[y*P+x] > t
+			if inPip && !hi {
+				inPip = false
+			} else if !inPip && hi {
+				break
+			}
+			x += d[0]
+			y += d[1]
+			n++
+		}
+		best = math.Min(best, float64(n))
+	}
+	return best
 }

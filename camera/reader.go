@@ -36,7 +36,7 @@ type ReaderOpts struct {
 // DefaultReaderOpts returns options for an uncalibrated rig reading any number of dice.
 func DefaultReaderOpts() ReaderOpts {
 	return ReaderOpts{
-		DetectMaxDim:   480,
+		DetectMaxDim:   400,
 		FaceSide:       48,
 		MinContrast:    14,
 		MaxLayoutError: 0.42,
@@ -122,6 +122,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 				}
 				dice = append(dice, d)
 			}
+			score -= 0.6 * float64(len(alt)-1) // each extra die must earn its place
 			if score > bestScore {
 				best, bestScore = dice, score
 			}

@@ -297,6 +297,7 @@ func (r *Rpicam) run(ctx context.Context, first bool) (frames int, err error) {
 	stop := make(chan struct{})
 	watched := make(chan struct{})
 	progress := make(chan struct{}, 1)
+	stalled := false // written by the watcher before watched is closed
 	go func() {
 		defer close(watched)
 		stall := time.NewTimer(r.o.Stall)
@@ -306,6 +307,7 @@ func (r *Rpicam) run(ctx context.Context, first bool) (frames int, err error) {
 			case <-ctx.Done():
 			case <-stop:
 			case <-stall.C:
+				stalled = true
 				r.log.Warn("rpicam-vid stalled; stopping it", "silent_for", r.o.Stall)
 			case <-progress:
 				stall.Reset(r.o.Stall)
@@ -342,6 +344,8 @@ func (r *Rpicam) run(ctx context.Context, first bool) (frames int, err error) {
 	waitErr := cmd.ProcessState
 	msg := stderr.lastLines(3)
 	switch {
+	case stalled:
+		err = fmt.Errorf("%s stalled: no image for %v after %d frames; stopped it", r.o.Binary, r.o.Stall, frames)
 	case waitErr == nil:
 		err = fmt.Errorf("%s ended", r.o.Binary)
 	case waitErr.Success():

@@ -220,6 +220,31 @@ func TestRpicam(t *testing.T) {
 		}
 	})
 
+	t.Run("Stall", func(t *testing.T) {
+		// Two frames a second, but a stall limit of 150ms: each run gives one
+		// frame, then is stopped as stalled and started again.
+		o, _ := setup(t)
+		o.Controls.FPS = 2
+		o.DropFrames = -1
+		o.Stall = 150 * time.Millisecond
+		var logs syncBuffer
+		src, err := OpenRpicam(context.Background(), o, slog.New(slog.NewTextHandler(&logs, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		for i := 0; i < 3; i++ {
+			m, err := src.Frame(context.Background())
+			if err != nil {
+				t.Fatalf("frame %d: %v\n%s", i, err, logs.String())
+			}
+			m.Close()
+		}
+		if n := src.Starts(); n < 3 || !strings.Contains(logs.String(), "rpicam-vid stalled; stopping it") {
+			t.Errorf("%d starts; log:\n%s", n, logs.String())
+		}
+	})
+
 	t.Run("BadFlags", func(t *testing.T) {
 		o, _ := setup(t)
 		o.Args = []string{"--bogus"}

@@ -3,68 +3,34 @@ package companion
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/cantstop/cantstop/camera"
 )
 
 // CameraReader is the DiceReader over a camera source and the dice reader:
-// it reads frames until consecutive readings agree that the dice are still,
-// then reports that reading. OpenCV stays inside package camera; the loop
-// only sees DiceResult.
+// camera.Settle waits until the dice are still and consecutive frames agree,
+// and that reading is reported. OpenCV stays inside package camera; the
+// loop only sees DiceResult.
 type CameraReader struct {
 	Source camera.Source
 	Reader *camera.Reader
-	// Agree is how many consecutive frames must give the same reading; default 2.
-	Agree int
-	// MaxFrames bounds the frames read per roll before giving up as not settled; default 30.
-	MaxFrames int
+	Settle camera.SettleOpts
 }
 
-// NewCameraReader reads dice from src with r.
+// NewCameraReader reads dice from src with r, settling with camera's defaults.
 func NewCameraReader(src camera.Source, r *camera.Reader) *CameraReader {
-	return &CameraReader{Source: src, Reader: r, Agree: 2, MaxFrames: 30}
+	return &CameraReader{Source: src, Reader: r, Settle: camera.DefaultSettleOpts()}
 }
 
 // ReadDice waits for the dice to settle and reads them. want is the number of
 // dice rolled; a reading of that many dice is accepted even when the reader
 // was set up to expect another count (the roll-off uses two dice).
 func (c *CameraReader) ReadDice(ctx context.Context, want int) (DiceResult, error) {
-	agree, maxFrames := max(c.Agree, 1), max(c.MaxFrames, 1)
-	var last camera.Reading
-	same := 0
-	for i := 0; i < maxFrames; i++ {
-		rd, err := c.frame(ctx)
-		if err != nil {
-			return DiceResult{}, err
-		}
-		if i > 0 && sameReading(rd, last) {
-			same++
-		} else {
-			same = 1
-		}
-		last = rd
-		if same >= agree {
-			return result(rd, want), nil
-		}
-	}
-	r := result(last, want)
-	r.Status = NotSettled
-	r.Why = fmt.Sprintf("the reading changed over %d frames: dice still moving? (last: %s)", maxFrames, last.Why)
-	return r, nil
-}
-
-func (c *CameraReader) frame(ctx context.Context) (camera.Reading, error) {
-	m, err := c.Source.Frame(ctx)
+	rd, err := camera.Settle(ctx, c.Source, c.Reader, c.Settle)
 	if err != nil {
-		return camera.Reading{}, fmt.Errorf("camera frame: %w", err)
+		return DiceResult{}, fmt.Errorf("read dice: %w", err)
 	}
-	defer m.Close()
-	return c.Reader.Read(m), nil
-}
-
-func sameReading(a, b camera.Reading) bool {
-	return a.Status == b.Status && len(a.Dice) == len(b.Dice) && slices.Equal(a.Values(), b.Values())
+	return result(rd, want), nil
 }
 
 // result maps the camera's reading to the loop's, judged against want dice.

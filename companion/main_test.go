@@ -10,5 +10,9 @@ func TestMain(m *testing.M) {
 		journalHelper(dir)
 		return
 	}
+	if dir := os.Getenv(gameHelperEnv); dir != "" {
+		gameHelper(dir)
+		return
+	}
 	os.Exit(m.Run())
 }

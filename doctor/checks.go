@@ -153,6 +153,13 @@ func StateDir(dir string) Check {
 		}
 		fix := fmt.Sprintf("make %s writable by the user running cantstop (the service's StateDirectory= does this for user cantstop)", dir)
 		fi, err := os.Stat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			// cantstop run makes it too: making it here checks that it can.
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return "", Failed(err, fix)
+			}
+			fi, err = os.Stat(dir)
+		}
 		if err != nil {
 			return "", Failed(err, fix)
 		}

@@ -22,7 +22,7 @@ type fakeFrames struct {
 }
 
 func (f *fakeFrames) Grab(ctx context.Context) (int, int, error) { return f.w, f.h, f.err }
-func (f *fakeFrames) Close() error                              { f.closed = true; return nil }
+func (f *fakeFrames) Close() error                               { f.closed = true; return nil }
 
 type closer struct{ err error }
 
@@ -94,7 +94,8 @@ func TestChecks(t *testing.T) {
 		{"calibration ok", Calibration(file, func(string) (string, error) { return "profile v1", nil }), Pass, "profile v1", ""},
 		{"calibration bad", Calibration(file, func(string) (string, error) { return "", errors.New("profile version 9 is newer") }), Fail, "newer", "calibrate again"},
 		{"state ok", StateDir(dir), Pass, "is writable", ""},
-		{"state missing", StateDir(filepath.Join(dir, "nope")), Fail, "no such file", "writable by the user"},
+		{"state made", StateDir(filepath.Join(dir, "new")), Pass, "is writable", ""},
+		{"state unmakeable", StateDir(filepath.Join(file, "sub")), Fail, "not a directory", "writable by the user"},
 		{"state is a file", StateDir(file), Fail, "not a directory", ""},
 		{"state none", StateDir(""), Fail, "no state directory", "--state-dir"},
 		{"groups root", Groups(0, nil, "gpio"), Pass, "root", ""},
@@ -115,7 +116,10 @@ func TestChecks(t *testing.T) {
 			}
 		})
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 { // file, and new/ made by "state made"
+		t.Errorf("state dir check left files behind: %v", entries)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "new")); len(entries) != 0 {
 		t.Errorf("state dir check left files behind: %v", entries)
 	}
 }

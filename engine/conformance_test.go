@@ -49,7 +49,7 @@ func repoRoot(t testing.TB) string {
 
 // caseDirs lists the directories of cases, by a short label for subtest
 // names: the copies in testdata, the shared folder when present, and each
-// directory in CANTSTOP_CASES.
+// directory in CANTSTOP_CASES (relative to engine/ or to the repository root).
 func caseDirs(t *testing.T) [][2]string {
 	root := repoRoot(t)
 	dirs := [][2]string{{"testdata", filepath.Join(root, "engine", "testdata", "cases")}}
@@ -58,6 +58,9 @@ func caseDirs(t *testing.T) [][2]string {
 	}
 	for i, d := range strings.Split(os.Getenv("CANTSTOP_CASES"), ":") {
 		if d != "" {
+			if !filepath.IsAbs(d) && !isDir(d) {
+				d = filepath.Join(root, d) // relative to the repository root
+			}
 			if !isDir(d) {
 				t.Errorf("CANTSTOP_CASES: %s is not a directory", d)
 				continue

@@ -13,12 +13,13 @@
 //
 // The notation (see docs/NOTATION.md) is one shell-safe word:
 //
-//	2:0:7@4,12@3/7@5:2@1,7@5:skip
+//	2:0:7@4,12@3/7@5:2@1,7@6:skip
 //
 // means two players, player 0 to move; player 0 has pieces on space 4 of
 // column 7 and space 3 (the top) of column 12, which they have claimed;
 // player 1 has a piece on space 5 of column 7; the mover's runners stand on
-// space 1 of column 2 and space 5 of column 7; rule option skip_occupied.
+// space 1 of column 2 and space 6 of column 7 (having skipped player 1's
+// piece); rule option skip_occupied.
 //
 // Rule decisions the printed rules leave open:
 //   - skip_occupied: a runner jumps every space holding another player's
@@ -29,6 +30,11 @@
 //     the second step is lost, and the choice still counts as using both sums.
 //   - A position whose game is won has no legal choices and busts on every
 //     roll; Game refuses rolls and stops after a win.
+//   - Rules.ValidateFor rejects a win_columns the players could fail to
+//     reach with all 11 columns claimed (3 players and 5 columns, 4 players
+//     and 4 or 5): such a game could never end.
+//   - A roll that busts is recorded as the roll followed by the bust, and
+//     Game.Undo takes back both.
 //
 // The engine does no I/O and keeps no mutable package state.
 package engine

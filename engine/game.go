@@ -74,7 +74,16 @@ func (g *Game) Pending() (Dice, []Choice, bool) {
 	if !g.rolled {
 		return Dice{}, nil, false
 	}
-	return g.roll, slices.Clone(g.legal), true
+	return g.roll, cloneChoices(g.legal), true
+}
+
+func cloneChoices(cs []Choice) []Choice {
+	out := make([]Choice, len(cs))
+	for i, c := range cs {
+		c.Sums, c.Pairings, c.Steps = slices.Clone(c.Sums), slices.Clone(c.Pairings), slices.Clone(c.Steps)
+		out[i] = c
+	}
+	return out
 }
 
 func (g *Game) save() {
@@ -102,7 +111,8 @@ func (g *Game) Roll(d Dice) (Analysis, error) {
 		g.actions = append(g.actions, Action{Kind: ActBust, Player: player})
 		return a, nil
 	}
-	g.rolled, g.roll, g.legal = true, d, a.Choices
+	// The game keeps its own copy: the caller may change what it got.
+	g.rolled, g.roll, g.legal = true, d, cloneChoices(a.Choices)
 	return a, nil
 }
 

@@ -4,16 +4,17 @@ package engine
 // giving at most two outcomes (both sums, or one of two new columns).
 const maxChoices = 6
 
-// outcome is a Choice before it is copied out, kept on the stack so that
-// Legal allocates nothing but its result.
+// outcome is a Choice before it is copied out, kept small and on the stack
+// so that Legal allocates nothing but its result. Its runners are the
+// position's with its steps applied.
 type outcome struct {
-	runners  Runners
 	sums     [2]int
-	nsums    int
 	steps    [2]Step
-	nsteps   int
-	pairings uint8 // bit i = pairing i leads here
-	placed   int   // new runners placed
+	nsums    int8
+	nsteps   int8
+	placed   int8   // new runners placed
+	pairings uint8  // bit i = pairing i leads here
+	key      uint32 // the columns it changes and where they end: equal keys = equal runners
 }
 
 type outcomes struct {
@@ -24,13 +25,43 @@ type outcomes struct {
 // add records an outcome, merging it with an earlier one with the same runners.
 func (os *outcomes) add(o *outcome) {
 	for i := 0; i < os.n; i++ {
-		if os.o[i].runners == o.runners {
+		if os.o[i].key == o.key {
 			os.o[i].pairings |= o.pairings
 			return
 		}
 	}
 	os.o[os.n] = *o
 	os.n++
+}
+
+// step is what using sum c does when its runner stands on space cur (0 =
+// none yet). The caller has checked that c can be used.
+func (p *Position) step(c, cur int) Step {
+	if cur == 0 {
+		from := int(p.pieces[p.turn][c])
+		return Step{Column: c, From: from, To: p.next(c, from), New: true}
+	}
+	return Step{Column: c, From: cur, To: p.next(c, cur)}
+}
+
+// push appends a step (and its sum) to o.
+func (o *outcome) push(sum int, st Step) {
+	o.sums[o.nsums] = sum
+	o.nsums++
+	o.steps[o.nsteps] = st
+	o.nsteps++
+	if st.New {
+		o.placed++
+	}
+}
+
+// single is the outcome of using sum c alone.
+func (p *Position) single(pr Pairing, c int) outcome {
+	o := outcome{pairings: 1 << pr}
+	st := p.step(c, p.runners[c])
+	o.push(c, st)
+	o.key = uint32(c)<<4 | uint32(st.To)
+	return o
 }
 
 // analyze computes the outcomes of roll d and, when refs is not nil, appends
@@ -49,6 +80,7 @@ func (p *Position) analyze(d *Dice, os *outcomes, refs *[]Refusal) {
 		return
 	}
 	base := &p.runners
+	n0 := base.Count()
 	refuse := func(pr Pairing, x, y, sum int, why Reason, player int) {
 		if refs != nil {
 			*refs = append(*refs, Refusal{Pairing: pr, Sums: [2]int{x, y}, Sum: sum, Reason: why, Column: sum, Player: player})
@@ -56,44 +88,43 @@ func (p *Position) analyze(d *Dice, os *outcomes, refs *[]Refusal) {
 	}
 	for pr := Pairing(0); pr < 3; pr++ {
 		x, y := sortedSums(d, pr)
-		wx, ox := p.block(base, x)
-		wy, oy := p.block(base, y)
-		var o outcome
-		o.pairings = 1 << pr
+		wx, ox := p.block(base, n0, x)
+		wy, oy := p.block(base, n0, y)
 		switch {
 		case x == y:
 			if wx != ReasonNone {
 				refuse(pr, x, y, x, wx, ox)
 				continue
 			}
-			p.apply(&o, x)
-			if o.runners[x] < heights[x] {
-				p.apply(&o, x) // 7+7: advanced again
+			o := p.single(pr, x)
+			if st := o.steps[0]; st.To < heights[x] {
+				st2 := Step{Column: x, From: st.To, To: p.next(x, st.To)} // 7+7: advanced again
+				o.push(x, st2)
+				o.key = uint32(x)<<4 | uint32(st2.To)
 			} else {
-				o.sums[o.nsums] = x // the second step is lost past the top
-				o.nsums++
+				o.sums[1], o.nsums = x, 2 // the second step is lost past the top
 			}
 			os.add(&o)
 		case wx == ReasonNone && wy == ReasonNone:
-			if base[x] == 0 && base[y] == 0 && MaxRunners-base.Count() == 1 {
-				p.apply(&o, x)
-				os.add(&o)
-				o = outcome{pairings: 1 << pr}
-				p.apply(&o, y)
-				os.add(&o)
+			if base[x] == 0 && base[y] == 0 && n0 == MaxRunners-1 {
+				ox, oy := p.single(pr, x), p.single(pr, y)
+				os.add(&ox)
+				os.add(&oy)
 				refuse(pr, x, y, 0, ReasonOneRunnerLeft, -1)
 				continue
 			}
-			p.apply(&o, x)
-			p.apply(&o, y)
+			o := p.single(pr, x)
+			st := p.step(y, base[y])
+			o.push(y, st)
+			o.key = o.key<<8 | uint32(y)<<4 | uint32(st.To)
 			os.add(&o)
 			refuse(pr, x, y, 0, ReasonMustUseBoth, -1)
 		case wx == ReasonNone:
-			p.apply(&o, x)
+			o := p.single(pr, x)
 			os.add(&o)
 			refuse(pr, x, y, y, wy, oy)
 		case wy == ReasonNone:
-			p.apply(&o, y)
+			o := p.single(pr, y)
 			os.add(&o)
 			refuse(pr, x, y, x, wx, ox)
 		default:
@@ -106,25 +137,9 @@ func (p *Position) analyze(d *Dice, os *outcomes, refs *[]Refusal) {
 	}
 }
 
-// apply uses sum c on outcome o (which starts from the position's runners
-// when empty), recording the sum and the step.
-func (p *Position) apply(o *outcome, c int) {
-	if o.nsums == 0 {
-		o.runners = p.runners
-	}
-	st, _ := p.advance(&o.runners, c)
-	o.sums[o.nsums] = c
-	o.nsums++
-	o.steps[o.nsteps] = st
-	o.nsteps++
-	if st.New {
-		o.placed++
-	}
-}
-
 // forced keeps only the outcomes placing the most new runners.
 func (p *Position) forced(d *Dice, os *outcomes, refs *[]Refusal) {
-	most := 0
+	var most int8
 	for i := 0; i < os.n; i++ {
 		most = max(most, os.o[i].placed)
 	}
@@ -169,7 +184,7 @@ func sortedSums(d *Dice, pr Pairing) (int, int) {
 func Legal(p Position, d Dice) []Choice {
 	var os outcomes
 	p.analyze(&d, &os, nil)
-	return os.choices(nil)
+	return os.choices(&p.runners, nil)
 }
 
 // LegalInto is Legal appending into dst[:0], reusing dst's choices and their
@@ -177,7 +192,7 @@ func Legal(p Position, d Dice) []Choice {
 func LegalInto(dst []Choice, p Position, d Dice) []Choice {
 	var os outcomes
 	p.analyze(&d, &os, nil)
-	return os.choices(dst[:0])
+	return os.choices(&p.runners, dst[:0])
 }
 
 // Explain is Legal plus a Refusal for every pairing and sum that cannot be
@@ -186,20 +201,25 @@ func Explain(p Position, d Dice) Analysis {
 	var os outcomes
 	refs := []Refusal{}
 	p.analyze(&d, &os, &refs)
-	return Analysis{Choices: os.choices(nil), Refusals: refs}
+	return Analysis{Choices: os.choices(&p.runners, nil), Refusals: refs}
 }
 
 // choices copies the outcomes out, reusing dst's capacity when it has some.
-func (os *outcomes) choices(dst []Choice) []Choice {
+func (os *outcomes) choices(base *Runners, dst []Choice) []Choice {
 	if dst == nil {
 		if os.n == 0 {
 			return []Choice{}
 		}
-		// One backing array per field instead of three allocations per choice.
+		// Two allocations sized to the result: the choices, and their slices.
+		type backing struct {
+			sums  [2]int
+			steps [2]Step
+			prs   [3]Pairing
+		}
 		dst = make([]Choice, os.n)
-		sums, steps, prs := make([]int, 2*os.n), make([]Step, 2*os.n), make([]Pairing, 3*os.n)
+		bk := make([]backing, os.n)
 		for i := range dst {
-			dst[i].Sums, dst[i].Steps, dst[i].Pairings = sums[2*i:2*i:2*i+2], steps[2*i:2*i:2*i+2], prs[3*i:3*i:3*i+3]
+			dst[i].Sums, dst[i].Steps, dst[i].Pairings = bk[i].sums[:0], bk[i].steps[:0], bk[i].prs[:0]
 		}
 		dst = dst[:0]
 	}
@@ -219,7 +239,10 @@ func (os *outcomes) choices(dst []Choice) []Choice {
 				c.Pairings = append(c.Pairings, pr)
 			}
 		}
-		c.Runners = o.runners
+		c.Runners = *base
+		for _, st := range o.steps[:o.nsteps] {
+			c.Runners[st.Column] = st.To
+		}
 	}
 	return dst
 }

@@ -156,7 +156,7 @@ func checkExplain(t *testing.T, p Position, d Dice, legal []Choice) {
 			t.Fatalf("%s roll %v: bad refusal %+v", p, d, r)
 		}
 		if r.Sum != 0 && r.Reason != ReasonForcedPlacement {
-			if why, _ := p.block(&p.runners, r.Sum); why != r.Reason {
+			if why, _ := p.block(&p.runners, p.runners.Count(), r.Sum); why != r.Reason {
 				t.Fatalf("%s roll %v: refusal %+v, but the sum's block is %v", p, d, r, why)
 			}
 		}

@@ -224,6 +224,7 @@ func assemble(players, turn int, rules Rules, pieces []map[int]int, runners map[
 			p.pieces[pl][c] = int8(s)
 		}
 	}
+	p.derive()
 	for c := MinColumn; c <= MaxColumn; c++ {
 		if owner := p.ClaimedBy(c); owner >= 0 {
 			for pl := 0; pl < players; pl++ {
@@ -257,7 +258,6 @@ func assemble(players, turn int, rules Rules, pieces []map[int]int, runners map[
 	if winners > 1 {
 		return Position{}, fmt.Errorf("%d players own %d columns: only one can have won", winners, rules.WinColumns)
 	}
-	p.winner = p.findWinner()
 	if p.winner >= 0 && p.runners.Count() > 0 {
 		return Position{}, fmt.Errorf("player %d has won, so no runner can be on the board", p.winner)
 	}

@@ -70,7 +70,7 @@ func (p *Position) usableMask() uint16 {
 	left := p.runners.Count() < MaxRunners
 	for c := MinColumn; c <= MaxColumn; c++ {
 		r := p.runners[c]
-		if p.ClaimedBy(c) >= 0 {
+		if p.claimed&(1<<c) != 0 {
 			continue
 		}
 		if (r == 0 && left) || (r > 0 && r < heights[c]) {

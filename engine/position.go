@@ -11,12 +11,13 @@ import (
 // NewPosition or ParsePosition.
 //
 // A piece on its column's top space means that player has claimed the column,
-// exactly as on the physical board.
+// exactly as on the physical board. Positions compare with ==.
 type Position struct {
 	rules   Rules
 	players int8
 	turn    int8
 	winner  int8
+	claimed uint16 // bit c = column c claimed; derived from pieces by derive
 	pieces  [MaxPlayers][MaxColumn + 1]int8
 	runners Runners
 }
@@ -113,6 +114,17 @@ func (r Runners) Columns() []int {
 	return cs
 }
 
+// derive recomputes what follows from the pieces: claims and the winner.
+func (p *Position) derive() {
+	p.claimed = 0
+	for c := MinColumn; c <= MaxColumn; c++ {
+		if p.ClaimedBy(c) >= 0 {
+			p.claimed |= 1 << c
+		}
+	}
+	p.winner = p.findWinner()
+}
+
 // findWinner is the player owning at least WinColumns columns, or -1.
 func (p *Position) findWinner() int8 {
 	for pl := 0; pl < int(p.players); pl++ {
@@ -157,14 +169,14 @@ func (p *Position) next(c, s int) int {
 	return to
 }
 
-// block says why sum c cannot be used with runners r (ReasonNone = usable)
-// and, for a claimed column, its owner.
-func (p *Position) block(r *Runners, c int) (Reason, int) {
-	if owner := p.ClaimedBy(c); owner >= 0 {
-		return ReasonClaimed, owner
+// block says why sum c cannot be used with runners r, n of them on the
+// board (ReasonNone = usable) and, for a claimed column, its owner.
+func (p *Position) block(r *Runners, n, c int) (Reason, int) {
+	if p.claimed&(1<<c) != 0 {
+		return ReasonClaimed, p.ClaimedBy(c)
 	}
 	if r[c] == 0 {
-		if r.Count() >= MaxRunners {
+		if n >= MaxRunners {
 			return ReasonNoRunner, -1
 		}
 		return ReasonNone, -1
@@ -175,9 +187,10 @@ func (p *Position) block(r *Runners, c int) (Reason, int) {
 	return ReasonNone, -1
 }
 
-// advance places or moves the runner for sum c, if it can be used.
-func (p *Position) advance(r *Runners, c int) (Step, bool) {
-	if why, _ := p.block(r, c); why != ReasonNone {
+// advance places or moves the runner for sum c, if it can be used; n is
+// the number of runners in r.
+func (p *Position) advance(r *Runners, n, c int) (Step, bool) {
+	if why, _ := p.block(r, n, c); why != ReasonNone {
 		return Step{}, false
 	}
 	from, isNew := r[c], r[c] == 0
@@ -211,8 +224,8 @@ func (p Position) Update(c Choice) (Position, error) {
 		if i == 1 && s == c.Sums[0] && r[s] == heights[s] {
 			continue // 7+7: the second step past the top is lost
 		}
-		if _, ok := p.advance(&r, s); !ok {
-			why, _ := p.block(&r, s)
+		if _, ok := p.advance(&r, r.Count(), s); !ok {
+			why, _ := p.block(&r, r.Count(), s)
 			return p, fmt.Errorf("update: sum %d cannot be used here (%s)", s, why)
 		}
 	}

@@ -95,7 +95,7 @@ func (p Position) Stop() (Position, StopResult, error) {
 		}
 	}
 	p.runners = Runners{}
-	p.winner = p.findWinner()
+	p.derive()
 	res.Winner = int(p.winner)
 	if p.winner < 0 {
 		p.turn = (p.turn + 1) % p.players

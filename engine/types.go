@@ -68,16 +68,16 @@ type Runners [MaxColumn + 1]int
 type Reason int
 
 const (
-	ReasonNone           Reason = iota
-	ReasonClaimed               // column claimed (Player says by whom)
-	ReasonTop                   // the mover's runner already stands on the top space
-	ReasonNoRunner              // needs a new runner and all three are in use
-	ReasonMustUseBoth           // only one sum chosen though both can be used together
-	ReasonOneRunnerLeft         // both sums need a new runner and one is left: one or the other, not both
-	ReasonForcedPlacement       // forced_placement: another choice places more new runners
-	ReasonGameOver              // the game has a winner
-	ReasonStopOnOccupied        // no_stop_on_occupied: a runner stands on an opponent's piece
-	ReasonNoRunnersToStop       // nothing to bank: no runner placed this turn
+	ReasonNone            Reason = iota
+	ReasonClaimed                // column claimed (Player says by whom)
+	ReasonTop                    // the mover's runner already stands on the top space
+	ReasonNoRunner               // needs a new runner and all three are in use
+	ReasonMustUseBoth            // only one sum chosen though both can be used together
+	ReasonOneRunnerLeft          // both sums need a new runner and one is left: one or the other, not both
+	ReasonForcedPlacement        // forced_placement: another choice places more new runners
+	ReasonGameOver               // the game has a winner
+	ReasonStopOnOccupied         // no_stop_on_occupied: a runner stands on an opponent's piece
+	ReasonNoRunnersToStop        // nothing to bank: no runner placed this turn
 )
 
 // Refusal explains one unusable sum of one pairing (Sum 0 = the pairing as a whole).

@@ -71,7 +71,7 @@ func ExampleNewGPIO() {
 	var pins [4]*gpiotest.Pin
 	var in [4]gpio.PinIn
 	for i, name := range hw.DefaultPins().Names() {
-		pins[i] = &gpiotest.Pin{N: name, EdgesChan: make(chan gpio.Level, 16)}
+		pins[i] = &gpiotest.Pin{N: name, EdgesChan: make(chan gpio.Level)}
 		in[i] = pins[i]
 	}
 	o := hw.DefaultOpts()
@@ -86,7 +86,8 @@ func ExampleNewGPIO() {
 	for _, l := range []gpio.Level{gpio.Low, gpio.High, gpio.Low, gpio.High, gpio.Low} { // closing, bouncing
 		ok.EdgesChan <- l
 	}
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond) // held down
+
 	for _, l := range []gpio.Level{gpio.High, gpio.Low, gpio.High} { // opening, bouncing
 		ok.EdgesChan <- l
 	}

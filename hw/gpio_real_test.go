@@ -18,10 +18,12 @@ import (
 
 // These tests run on the real clock, through the public API.
 
+// realPins makes pins with unbuffered edge channels: an edge is timed when
+// the pin's goroutine takes it, so a slow machine cannot bunch edges up.
 func realPins() [4]*gpiotest.Pin {
 	var ps [4]*gpiotest.Pin
 	for i := range ps {
-		ps[i] = &gpiotest.Pin{N: DefaultPins().Names()[i], Num: i, EdgesChan: make(chan gpio.Level, 16)}
+		ps[i] = &gpiotest.Pin{N: DefaultPins().Names()[i], Num: i, EdgesChan: make(chan gpio.Level)}
 	}
 	return ps
 }
@@ -66,7 +68,7 @@ func TestNextCloseAndContext(t *testing.T) {
 	}
 
 	ps[Prev].EdgesChan <- gpio.Low
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
 	ps[Prev].EdgesChan <- gpio.High
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel2()

@@ -28,8 +28,8 @@ type Keyboard struct {
 }
 
 // NewKeyboard reads keys from r until EOF, after which Next returns io.EOF.
-// Close cannot interrupt a Read already blocked on r unless r has
-// SetReadDeadline (an *os.File on a terminal or pipe does); otherwise the
+// For a terminal use OpenTerminal. Close interrupts a Read blocked on r only
+// if r takes read deadlines (as an *os.File on a pipe does); otherwise the
 // reading goroutine ends at r's next byte or EOF.
 func NewKeyboard(r io.Reader) *Keyboard {
 	k := &Keyboard{r: r, results: make(chan Event), done: make(chan struct{}), exited: make(chan struct{})}

@@ -126,10 +126,20 @@ func TestOpenTerminalOnBlockingTTY(t *testing.T) {
 	}
 	settleGoroutines(t, base)
 	// A key typed after Close is left for whoever reads next.
-	master.Write([]byte("x"))
-	buf := make([]byte, 1)
-	if n, err := stdin.Read(buf); n != 1 || buf[0] != 'x' {
-		t.Fatalf("read after Close: %q, %v; want the key typed after Close", buf[:n], err)
+	master.Write([]byte("x\n")) // line-buffered again
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 8)
+		n, _ := stdin.Read(buf)
+		got <- string(buf[:n])
+	}()
+	select {
+	case s := <-got:
+		if s != "x\n" {
+			t.Fatalf("read after Close: %q, want the line typed after Close", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the line typed after Close never arrived: a leftover reader took it")
 	}
 }
 

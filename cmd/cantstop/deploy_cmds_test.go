@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/hw"
 )
 
 func runCLI(t *testing.T, args ...string) (string, string, error) {
@@ -71,5 +75,60 @@ func TestVersion(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("version lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestDefaultsMatchHW keeps the config's defaults and the hw package's in step.
+func TestDefaultsMatchHW(t *testing.T) {
+	b := config.Default().Buttons
+	if got, want := hwPins(b), hw.DefaultPins(); got != want {
+		t.Errorf("config default pins %+v, hw.DefaultPins %+v", got, want)
+	}
+	o, d := hwOpts(b, nil), hw.DefaultOpts()
+	if o.Debounce != d.Debounce || o.LongPress != d.LongPress || o.Poll != d.Poll {
+		t.Errorf("config default timing %v/%v, hw.DefaultOpts %v/%v", o.Debounce, o.LongPress, d.Debounce, d.LongPress)
+	}
+	if config.Default().Display.Address != display.DefaultAddr {
+		t.Errorf("config default address 0x%X, display.DefaultAddr 0x%X", config.Default().Display.Address, display.DefaultAddr)
+	}
+	for _, l := range config.Languages() {
+		if _, err := display.ParseLang(l); err != nil {
+			t.Errorf("config accepts language %q that the display lacks: %v", l, err)
+		}
+	}
+	if len(config.Languages()) != len(display.Languages()) {
+		t.Errorf("config languages %v, display languages %v", config.Languages(), display.Languages())
+	}
+}
+
+// TestDoctorWithPhoto runs the doctor on a desktop setup (keyboard, terminal)
+// whose camera is a real photo: the camera check goes through camera.Open.
+func TestDoctorWithPhoto(t *testing.T) {
+	photos, _ := filepath.Glob(filepath.Join("..", "..", "camera", "testdata", "dice", "*", "*.jpg"))
+	if len(photos) == 0 {
+		t.Fatal("no photo under camera/testdata/dice")
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "cantstop.conf")
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+photos[0]+"\"\n"), 0o644)
+	out, _, _ := runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	for _, want := range []string{
+		"PASS  config       " + conf + " is valid",
+		"PASS  state dir    " + dir + " is writable",
+		"WARN  calibration  no calibration profile at " + filepath.Join(dir, "calibration.json"),
+		"PASS  camera       file:" + photos[0] + " gives ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "buttons") || strings.Contains(out, "display") {
+		t.Errorf("doctor checked GPIO or I2C for a keyboard/terminal setup:\n%s", out)
+	}
+	// A missing camera file fails, with a fix, and the command fails.
+	os.WriteFile(conf, []byte("[camera]\nsource = \"file:"+filepath.Join(dir, "none.jpg")+"\"\n[buttons]\ninput = keyboard\n[display]\noutput = terminal\n"), 0o644)
+	out, _, err := runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	if err == nil || !strings.Contains(out, "FAIL  camera") || !strings.Contains(out, "fix: ") {
+		t.Errorf("missing camera file: err %v\n%s", err, out)
 	}
 }

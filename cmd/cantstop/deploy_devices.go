@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/companion"
@@ -40,10 +41,16 @@ func hwOpts(b config.Buttons, log *slog.Logger) hw.Opts {
 	return o
 }
 
-// openButtons opens the buttons the config names: GPIO or the keyboard.
-func openButtons(c config.Config, log *slog.Logger) (companion.Buttons, io.Closer, error) {
+// openButtons opens the buttons the config names: GPIO, or the keyboard on
+// in (a terminal is switched to key-at-a-time input).
+func openButtons(c config.Config, in io.Reader, log *slog.Logger) (companion.Buttons, io.Closer, error) {
 	if c.Buttons.Input == "keyboard" {
-		k, err := hw.OpenTerminal(os.Stdin)
+		f, ok := in.(*os.File)
+		if !ok {
+			k := hw.NewKeyboard(in)
+			return k, k, nil
+		}
+		k, err := hw.OpenTerminal(f)
 		if err != nil {
 			return nil, nil, fmt.Errorf("keyboard buttons on standard input: %w", err)
 		}
@@ -57,10 +64,10 @@ func openButtons(c config.Config, log *slog.Logger) (companion.Buttons, io.Close
 	return g, g, nil
 }
 
-// openScreen opens the display the config names: the OLED or the terminal.
-func openScreen(c config.Config, lang display.Lang) (companion.Renderer, io.Closer, error) {
+// openScreen opens the display the config names: the OLED, or text on out.
+func openScreen(c config.Config, out io.Writer, lang display.Lang) (companion.Renderer, io.Closer, error) {
 	if c.Display.Output == "terminal" {
-		return display.NewTerminal(os.Stdout, lang), closerFunc(func() error { return nil }), nil
+		return display.NewTerminal(out, lang), closerFunc(func() error { return nil }), nil
 	}
 	bus, err := openI2C(c.Display.I2CBus)
 	if err != nil {
@@ -88,19 +95,38 @@ func openCamera(ctx context.Context, c config.Config, configPath string, log *sl
 	return openCalibrated(ctx, c, configPath, log)
 }
 
+// cameraWait is how long run waits for a camera that is not there yet: at
+// boot a USB camera can appear a few seconds after the service starts.
+const cameraWait = 15 * time.Second
+
 // openDice is the companion's dice reader over the camera, or nil (dice
-// entered with the buttons) when the camera is not required and fails.
-func openDice(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
-	src, r, err := openCamera(ctx, c, configPath, log)
-	if err != nil {
-		if c.Camera.Required {
-			return nil, nil, fmt.Errorf("camera (required by [camera] required = true): %w", err)
-		}
-		if c.Camera.Source != "none" {
-			log.Error("camera failed: the dice are entered with the buttons; run cantstop doctor for the fix",
-				"source", c.Camera.Source, "err", err)
-		}
-		return nil, closerFunc(func() error { return nil }), nil
+// entered with the buttons) when the camera is not required and does not
+// open within wait.
+func openDice(ctx context.Context, c config.Config, configPath string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
+	none := closerFunc(func() error { return nil })
+	if c.Camera.Source == "none" {
+		return nil, none, nil
 	}
-	return companion.NewCameraReader(src, r), src, nil
+	deadline := time.Now().Add(wait)
+	for try := 1; ; try++ {
+		src, r, err := openCamera(ctx, c, configPath, log)
+		if err == nil {
+			return companion.NewCameraReader(src, r), src, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			if c.Camera.Required {
+				return nil, nil, fmt.Errorf("camera (required by [camera] required = true): %w", err)
+			}
+			log.Error("camera failed: the dice are entered with the buttons; run cantstop doctor for the fix, then restart the service",
+				"source", c.Camera.Source, "err", err)
+			return nil, none, nil
+		}
+		if try == 1 {
+			log.Warn("camera not ready: retrying", "source", c.Camera.Source, "for", wait, "err", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 }

@@ -90,7 +90,7 @@ func doctorChecks(ctx context.Context, f *deviceFlags) []doctor.Check {
 	if cfg.Display.Output == "oled" {
 		checks = append(checks, doctor.Display(cfg.Display.I2CDev(), cfg.Display.Address, func() (io.Closer, error) {
 			lang, _ := display.ParseLang(cfg.Game.Language)
-			_, c, err := openScreen(cfg, lang) // initialising the SSD1306 needs its answer on the bus
+			_, c, err := openScreen(cfg, io.Discard, lang) // initialising the SSD1306 needs its answer on the bus
 			return c, err
 		}))
 	}
@@ -137,4 +137,3 @@ func processGroups() ([]string, error) {
 	}
 	return names, nil
 }
-

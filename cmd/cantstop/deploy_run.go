@@ -33,7 +33,9 @@ Without a working camera it still runs: the dice are entered with the buttons
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			level := new(slog.LevelVar)
-			log := sdlog.ForStderr(level)
+			w := cmd.ErrOrStderr()
+			file, isFile := w.(*os.File)
+			log := sdlog.New(w, level, isFile && sdlog.UnderJournal(os.Getenv("JOURNAL_STREAM"), file))
 			err := run(cmd, &f, level, log)
 			if err != nil {
 				log.Error("cantstop run failed", "err", err)
@@ -80,17 +82,18 @@ func run(cmd *cobra.Command, f *deviceFlags, level *slog.LevelVar, log *slog.Log
 			log.Warn("closing devices", "err", err)
 		}
 	}()
-	screen, sc, err := openScreen(cfg, lang)
+	screen, sc, err := openScreen(cfg, cmd.OutOrStdout(), lang)
 	if err != nil {
 		return err
 	}
 	open.add(sc.Close)
-	buttons, bc, err := openButtons(cfg, log)
+	buttons, bc, err := openButtons(cfg, cmd.InOrStdin(), log)
 	if err != nil {
 		return err
 	}
 	open.add(bc.Close)
-	dice, dc, err := openDice(ctx, cfg, loc.Path, log)
+	service.Systemd("STATUS=opening the camera " + cfg.Camera.Source)
+	dice, dc, err := openDice(ctx, cfg, loc.Path, cameraWait, log)
 	if err != nil {
 		return err
 	}

@@ -56,10 +56,10 @@ func orDefault(s, d string) string {
 
 func versionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit, Go and OpenCV versions",
+		Use:     "version",
+		Short:   "Print the version, commit, Go and OpenCV versions",
 		Example: `  cantstop version`,
-		Args:  cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, c := buildVersion()
 			fmt.Fprintf(cmd.OutOrStdout(), "cantstop %s\ncommit   %s\ngo       %s %s/%s\nopencv   %s\n",

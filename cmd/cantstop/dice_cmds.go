@@ -1,6 +1,184 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
 
-// diceCmds returns the commands owned by this area (placeholder until wired).
-func diceCmds() []*cobra.Command { return nil }
+	"github.com/spf13/cobra"
+	"gocv.io/x/gocv"
+
+	"github.com/cantstop/cantstop/camera"
+)
+
+// diceCmds returns `cantstop dice` with its subcommands read and bench.
+func diceCmds() []*cobra.Command {
+	dice := &cobra.Command{
+		Use:   "dice",
+		Short: "Read dice from a picture or a camera, and benchmark the reader",
+	}
+	dice.AddCommand(diceReadCmd(), diceBenchCmd())
+	return []*cobra.Command{dice}
+}
+
+func diceReadCmd() *cobra.Command {
+	var (
+		cam, out string
+		asJSON   bool
+		expect   int
+		settle   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "read [FILE]",
+		Short: "Read the dice in one picture (or one settled camera frame)",
+		Example: `  cantstop dice read roll.jpg --out roll-annotated.png
+  cantstop dice read --camera v4l2:/dev/video0 --expect 4 --json
+  cantstop dice read --camera rpicam --settle`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (len(args) == 1) == (cam != "") {
+				return fmt.Errorf("give either a picture FILE or --camera SPEC (e.g. --camera v4l2:/dev/video0)")
+			}
+			o := camera.DefaultReaderOpts()
+			o.Expect = expect
+			r := camera.NewReader(o)
+			var frame gocv.Mat
+			var rd camera.Reading
+			if len(args) == 1 {
+				frame = gocv.IMRead(args[0], gocv.IMReadColor)
+				if frame.Empty() {
+					frame.Close()
+					return fmt.Errorf("read %s: not a picture OpenCV can decode (JPEG, PNG...) or the file is missing", args[0])
+				}
+				rd = r.Read(frame)
+			} else {
+				src, err := camera.Open(cmd.Context(), cam, camera.Controls{}, slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)))
+				if err != nil {
+					return err
+				}
+				defer src.Close()
+				if settle {
+					if rd, err = camera.Settle(cmd.Context(), src, r, camera.DefaultSettleOpts()); err != nil {
+						return err
+					}
+				}
+				if frame, err = src.Frame(cmd.Context()); err != nil {
+					return fmt.Errorf("camera %s: %w", cam, err)
+				}
+				if !settle {
+					rd = r.Read(frame)
+				}
+			}
+			defer frame.Close()
+			if out != "" {
+				a := camera.Annotate(frame, rd)
+				defer a.Close()
+				if !gocv.IMWrite(out, a) {
+					return fmt.Errorf("write %s: cannot encode (use a .png or .jpg name in a writable folder)", out)
+				}
+			}
+			return printReading(cmd.OutOrStdout(), rd, asJSON)
+		},
+	}
+	cmd.Flags().StringVar(&cam, "camera", "", "read from a camera or source spec ("+strings.Join(camera.Schemes(), ", ")+")")
+	cmd.Flags().StringVar(&out, "out", "", "write the picture with boxes, pips and values drawn in")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reading as JSON")
+	cmd.Flags().IntVar(&expect, "expect", 0, "number of dice that must be found (0 = any)")
+	cmd.Flags().BoolVar(&settle, "settle", false, "with --camera: wait until the dice stop and frames agree")
+	return cmd
+}
+
+func printReading(w io.Writer, rd camera.Reading, asJSON bool) error {
+	if asJSON {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(rd)
+	}
+	fmt.Fprintf(w, "%s %v\n", rd.Status, rd.Values())
+	if rd.Why != "" {
+		fmt.Fprintf(w, "why: %s\n", rd.Why)
+	}
+	for _, d := range rd.Dice {
+		v := fmt.Sprint(d.Value)
+		if d.Value == 0 {
+			v = "? (" + d.Why + ")"
+		}
+		fmt.Fprintf(w, "  die at %v: %s, confidence %.2f\n", d.Box, v, d.Confidence)
+	}
+	return nil
+}
+
+func diceBenchCmd() *cobra.Command {
+	var (
+		asJSON   bool
+		maxDice  int
+		failures string
+	)
+	cmd := &cobra.Command{
+		Use:   "bench DIR...",
+		Short: "Score the reader on folders of labelled photos (labels.csv: file,values)",
+		Example: `  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6
+  cantstop dice bench photos/ --json --failures /tmp/misread`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rep, err := camera.Bench(cmd.Context(), args, camera.NewReader(camera.DefaultReaderOpts()),
+				camera.BenchOpts{MaxDice: maxDice, Failures: failures})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				e := json.NewEncoder(w)
+				e.SetIndent("", "  ")
+				return e.Encode(rep)
+			}
+			printBench(w, rep)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().IntVar(&maxDice, "max-dice", 0, "count photos with at most N dice in the total; report the others apart")
+	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
+	return cmd
+}
+
+func printBench(w io.Writer, rep camera.BenchReport) {
+	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %8s %8s %9s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "unread", "med ms", "p95 ms", "boxes")
+	row := func(s camera.BenchSet) {
+		boxes := ""
+		if s.Boxes > 0 {
+			boxes = fmt.Sprintf("%d/%d +%d", s.BoxesHit, s.Boxes, s.FalseDice)
+		}
+		fmt.Fprintf(w, "%-18s %6d %7.1f %6d %7.1f %7d %6d %8.1f %8.1f %9s\n", s.Name, s.Photos, s.ExactPct(), s.Dice, s.DicePct(), s.Misread, s.Unreadable, s.MedianMS, s.P95MS, boxes)
+	}
+	for _, s := range rep.Sets {
+		row(s)
+	}
+	row(rep.Total)
+	fmt.Fprintln(w, "\nconfusion (total): rows true value (0 = no such die), columns read value (0 = unreadable, 7 = missed)")
+	fmt.Fprintf(w, "%5s", "")
+	for j := 0; j < 8; j++ {
+		fmt.Fprintf(w, "%6d", j)
+	}
+	fmt.Fprintln(w)
+	for i, r := range rep.Total.Confusion {
+		fmt.Fprintf(w, "%5d", i)
+		for _, n := range r {
+			fmt.Fprintf(w, "%6d", n)
+		}
+		fmt.Fprintln(w)
+	}
+	var names []string
+	for _, s := range rep.Sets {
+		if len(s.Failed) > 0 {
+			names = append(names, fmt.Sprintf("%s: %d", s.Name, len(s.Failed)))
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		fmt.Fprintln(w, "\nphotos not read exactly:", strings.Join(names, ", "))
+	}
+}

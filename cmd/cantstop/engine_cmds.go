@@ -16,7 +16,7 @@ func engineCmds() []*cobra.Command {
 	return []*cobra.Command{newMovesCmd(), newOddsCmd()}
 }
 
-const positionHelp = `POSITION is the one-line notation PLAYERS:TURN:PIECES:RUNNERS:OPTIONS (docs/NOTATION.md):
+const engPositionHelp = `POSITION is the one-line notation PLAYERS:TURN:PIECES:RUNNERS:OPTIONS (docs/NOTATION.md):
   2:0                          new two-player game, player 0 to move
   2:1:7@4/7@5:6@1,10@1         player 1 to move; pieces 7@4 (player 0) and 7@5 (player 1);
                                runners on space 1 of columns 6 and 10
@@ -30,12 +30,13 @@ func newMovesCmd() *cobra.Command {
 		Short: "List the legal choices for a roll, and why every other pairing or sum is not allowed",
 		Long: "moves settles disputes at the table: it lists every legal choice for the four dice (what each does on\n" +
 			"the board), then each pairing or sum that cannot be used, with the rule that forbids it.\n\n" +
-			positionHelp + "\n\nDICE are four values 1-6: 1546, \"1 5 4 6\", 1 5 4 6 or 1,5,4,6.",
+			engPositionHelp + "\n\nDICE are four values 1-6: 1546, \"1 5 4 6\", 1 5 4 6 or 1,5,4,6.",
 		Example: `  cantstop moves 2:0 1546
   cantstop moves 2:0::6@1,10@1 2 4 3 5
   cantstop moves 2:0:10@7/6@11,8@11 2,4,4,6
   cantstop moves --json 2:0::6@1,10@1:forced 1546`,
-		Args: cobra.RangeArgs(2, 5),
+		Args:              cobra.RangeArgs(2, 5),
+		ValidArgsFunction: cobra.NoFileCompletions, // positions and dice are typed, not files
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := engine.ParsePosition(args[0])
 			if err != nil {
@@ -47,9 +48,9 @@ func newMovesCmd() *cobra.Command {
 			}
 			a := engine.Explain(p, d)
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), movesJSON{Position: p, Dice: d, Bust: a.Bust(), Choices: a.Choices, Refusals: a.Refusals})
+				return engWriteJSON(cmd.OutOrStdout(), engMovesJSON{Position: p, Dice: d, Bust: a.Bust(), Choices: a.Choices, Refusals: a.Refusals})
 			}
-			writeMoves(cmd.OutOrStdout(), p, d, a)
+			engWriteMoves(cmd.OutOrStdout(), p, d, a)
 			return nil
 		},
 	}
@@ -57,7 +58,7 @@ func newMovesCmd() *cobra.Command {
 	return cmd
 }
 
-type movesJSON struct {
+type engMovesJSON struct {
 	Position engine.Position  `json:"position"`
 	Dice     engine.Dice      `json:"dice"`
 	Bust     bool             `json:"bust"`
@@ -68,23 +69,24 @@ type movesJSON struct {
 func newOddsCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "odds POSITION | odds COLUMN...",
+		Use:   "odds POSITION|COLUMN...",
 		Short: "Exact chance that the next roll busts",
 		Long: "odds counts, among the 1296 ordered rolls of four dice, those that bust. Given a POSITION it uses the\n" +
 			"mover's turn state (runners placed and left, runners on a top space, claimed columns); given plain\n" +
 			"COLUMN numbers it counts the rolls that can use none of those columns (as with three runners placed).\n\n" +
-			positionHelp + "\n\nWith --json the fields are success (rolls that can be used), bust (the rest) and p_bust.",
+			engPositionHelp + "\n\nWith --json the fields are success (rolls that can be used), bust (the rest) and p_bust.",
 		Example: `  cantstop odds 6 7 8
   cantstop odds 2:0::6@1,7@1,8@3
   cantstop odds --json 2 12`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, what, err := oddsFor(args)
+			o, what, err := engOddsFor(args)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), oddsJSON{Success: o.Success, Bust: o.Bust, PBust: o.P()})
+				return engWriteJSON(cmd.OutOrStdout(), engOddsJSON{Success: o.Success, Bust: o.Bust, PBust: o.P()})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s\nbust: %d of %d rolls (%.2f%%); %d rolls can be used\n",
 				what, o.Bust, engine.Rolls, 100*o.P(), o.Success)
@@ -95,21 +97,21 @@ func newOddsCmd() *cobra.Command {
 	return cmd
 }
 
-type oddsJSON struct {
+type engOddsJSON struct {
 	Success int     `json:"success"`
 	Bust    int     `json:"bust"`
 	PBust   float64 `json:"p_bust"`
 }
 
-// oddsFor reads either a list of columns or one position.
-func oddsFor(args []string) (engine.Odds, string, error) {
+// engOddsFor reads either a list of columns or one position.
+func engOddsFor(args []string) (engine.Odds, string, error) {
 	if _, err := strconv.Atoi(args[0]); err != nil || len(args) > 1 {
 		if len(args) == 1 {
 			p, err := engine.ParsePosition(args[0])
 			if err != nil {
 				return engine.Odds{}, "", err
 			}
-			return engine.BustOdds(p), describePosition(p), nil
+			return engine.BustOdds(p), engDescribePosition(p), nil
 		}
 	}
 	cols := make([]int, 0, len(args))
@@ -125,10 +127,10 @@ func oddsFor(args []string) (engine.Odds, string, error) {
 		seen[c] = true
 		cols = append(cols, c)
 	}
-	return engine.ColumnOdds(cols...), "columns " + joinInts(cols, ", "), nil
+	return engine.ColumnOdds(cols...), "columns " + engJoinInts(cols, ", "), nil
 }
 
-func writeJSON(w io.Writer, v any) error {
+func engWriteJSON(w io.Writer, v any) error {
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
 	return e.Encode(v)

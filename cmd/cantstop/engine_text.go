@@ -12,7 +12,7 @@ import (
 // This file says the engine's data in plain English for the CLI; the
 // display package has its own translations.
 
-func joinInts(xs []int, sep string) string {
+func engJoinInts(xs []int, sep string) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
 		s[i] = strconv.Itoa(x)
@@ -20,8 +20,8 @@ func joinInts(xs []int, sep string) string {
 	return strings.Join(s, sep)
 }
 
-// describePosition is a one-line summary of the mover's state.
-func describePosition(p engine.Position) string {
+// engDescribePosition is a one-line summary of the mover's state.
+func engDescribePosition(p engine.Position) string {
 	if w := p.Winner(); w >= 0 {
 		return fmt.Sprintf("Position %s: player %d has won.", p, w)
 	}
@@ -41,7 +41,7 @@ func describePosition(p engine.Position) string {
 	var claims []string
 	for pl := 0; pl < p.Players(); pl++ {
 		if cs := p.Claimed(pl); len(cs) > 0 {
-			claims = append(claims, fmt.Sprintf("player %d owns %s", pl, joinInts(cs, ", ")))
+			claims = append(claims, fmt.Sprintf("player %d owns %s", pl, engJoinInts(cs, ", ")))
 		}
 	}
 	s := fmt.Sprintf("Position %s: player %d to move, %s, %d left", p, p.Turn(), runners, p.RunnersLeft())
@@ -51,26 +51,55 @@ func describePosition(p engine.Position) string {
 	return s + "."
 }
 
-// pairingDice shows which dice a pairing adds: "1+5 and 4+6".
-func pairingDice(d engine.Dice, pr engine.Pairing) string {
+// engPairingDice shows which dice a pairing adds: "1+5 and 4+6".
+func engPairingDice(d engine.Dice, pr engine.Pairing) string {
 	idx := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[pr]
 	return fmt.Sprintf("%d+%d and %d+%d", d[idx[0]], d[idx[1]], d[idx[2]], d[idx[3]])
 }
 
-func describeStep(s engine.Step) string {
-	if s.New {
-		if s.From == 0 {
-			return fmt.Sprintf("place a runner in column %d on space %d", s.Column, s.To)
+// engPairingsDice lists the dice of several pairings, each distinct split
+// of the values once (3-4-3-4 splits into 3+4 and 3+4 two ways).
+func engPairingsDice(d engine.Dice, prs []engine.Pairing) string {
+	var out []string
+	seen := map[[2][2]int]bool{}
+	for _, pr := range prs {
+		idx := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[pr]
+		a := [2]int{min(d[idx[0]], d[idx[1]]), max(d[idx[0]], d[idx[1]])}
+		b := [2]int{min(d[idx[2]], d[idx[3]]), max(d[idx[2]], d[idx[3]])}
+		if a[0] > b[0] || (a[0] == b[0] && a[1] > b[1]) {
+			a, b = b, a
 		}
-		return fmt.Sprintf("place a runner in column %d on space %d (your piece is on %d)", s.Column, s.To, s.From)
+		if !seen[[2][2]int{a, b}] {
+			seen[[2][2]int{a, b}] = true
+			out = append(out, engPairingDice(d, pr))
+		}
 	}
-	return fmt.Sprintf("move the runner in column %d from space %d to %d", s.Column, s.From, s.To)
+	return strings.Join(out, " or ")
 }
 
-func describeChoice(d engine.Dice, c engine.Choice) string {
+func engDescribeStep(s engine.Step) string {
+	var out string
+	switch {
+	case s.New && s.From == 0:
+		out = fmt.Sprintf("place a runner in column %d on space %d", s.Column, s.To)
+	case s.New:
+		out = fmt.Sprintf("place a runner in column %d on space %d (your piece is on %d)", s.Column, s.To, s.From)
+	default:
+		out = fmt.Sprintf("move the runner in column %d from space %d to %d", s.Column, s.From, s.To)
+	}
+	switch skipped := s.To - s.From - 1; {
+	case skipped == 1:
+		out += fmt.Sprintf(", skipping space %d (taken by another player)", s.From+1)
+	case skipped > 1:
+		out += fmt.Sprintf(", skipping spaces %d-%d (taken by other players)", s.From+1, s.To-1)
+	}
+	return out
+}
+
+func engDescribeChoice(d engine.Dice, c engine.Choice) string {
 	steps := make([]string, len(c.Steps))
 	for i, s := range c.Steps {
-		steps[i] = describeStep(s)
+		steps[i] = engDescribeStep(s)
 		if s.To == engine.Height(s.Column) {
 			steps[i] += " (top)"
 		}
@@ -78,15 +107,11 @@ func describeChoice(d engine.Dice, c engine.Choice) string {
 	if len(c.Sums) == 2 && c.Sums[0] == c.Sums[1] && len(c.Steps) == 1 {
 		steps = append(steps, "the second step is lost past the top")
 	}
-	prs := make([]string, len(c.Pairings))
-	for i, pr := range c.Pairings {
-		prs[i] = pairingDice(d, pr)
-	}
-	return fmt.Sprintf("%s (%s): %s", joinInts(c.Sums, "+"), strings.Join(prs, " or "), strings.Join(steps, ", then "))
+	return fmt.Sprintf("%s (%s): %s", engJoinInts(c.Sums, "+"), engPairingsDice(d, c.Pairings), strings.Join(steps, ", then "))
 }
 
-// describeRefusal says why a pairing or sum cannot be used.
-func describeRefusal(r engine.Refusal) string {
+// engDescribeRefusal says why a pairing or sum cannot be used.
+func engDescribeRefusal(r engine.Refusal) string {
 	switch r.Reason {
 	case engine.ReasonClaimed:
 		return fmt.Sprintf("%d cannot be used: column %d is claimed by player %d", r.Sum, r.Column, r.Player)
@@ -114,17 +139,17 @@ func describeRefusal(r engine.Refusal) string {
 	return r.Reason.String()
 }
 
-// writeMoves prints the choices, then the refusals grouped by pairing
+// engWriteMoves prints the choices, then the refusals grouped by pairing
 // (pairings with the same sums are shown once).
-func writeMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analysis) {
-	fmt.Fprintln(w, describePosition(p))
+func engWriteMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analysis) {
+	fmt.Fprintln(w, engDescribePosition(p))
 	fmt.Fprintf(w, "Roll %d %d %d %d.\n", d[0], d[1], d[2], d[3])
 	if a.Bust() {
 		fmt.Fprintln(w, "\nBUST: no pairing can be used. The runners are removed and the turn passes.")
 	} else {
 		fmt.Fprintf(w, "\nLegal choices (%d):\n", len(a.Choices))
 		for i, c := range a.Choices {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, describeChoice(d, c))
+			fmt.Fprintf(w, "  %d. %s\n", i+1, engDescribeChoice(d, c))
 		}
 	}
 	if len(a.Refusals) == 0 {
@@ -133,7 +158,7 @@ func writeMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analysis
 	fmt.Fprintln(w, "\nNot allowed:")
 	seen := map[string]bool{}
 	for _, r := range a.Refusals {
-		line := fmt.Sprintf("  %d and %d (%s): %s", r.Sums[0], r.Sums[1], pairingDice(d, r.Pairing), describeRefusal(r))
+		line := fmt.Sprintf("  %d and %d (%s): %s", r.Sums[0], r.Sums[1], engPairingDice(d, r.Pairing), engDescribeRefusal(r))
 		key := fmt.Sprint(r.Sums, r.Sum, r.Reason)
 		if seen[key] {
 			continue

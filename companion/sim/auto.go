@@ -35,9 +35,15 @@ type Auto struct {
 	last    display.Screen
 	moves   int  // moves this turn
 	refused bool // the last STOP was refused: roll on
+	bad     int  // readings refused in a row
+	pending int  // presses sent whose answering screen is still to come
 	stats   GameStats
 	err     error
 }
+
+// MaxRefusedReads is how many refused readings in a row make the automatic
+// players give up: the reader is then failing, not unlucky.
+const MaxRefusedReads = 20
 
 // ErrFinished is what Auto's Next returns once every game is played.
 var ErrFinished = errors.New("sim: automatic games finished")
@@ -85,7 +91,18 @@ func (a *Auto) Show(s display.Screen) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.last = s
-	for _, b := range a.decide(s) {
+	if s.Kind == display.KindStatus && (s.Status == display.StatusReading || s.Status == display.StatusResumed) {
+		return nil // the loop goes on by itself
+	}
+	// Every press is answered by one screen: those after all but the last
+	// press of a decision are steps on the way (a highlight moving).
+	if a.pending > 1 {
+		a.pending--
+		return nil
+	}
+	bs := a.decide(s)
+	a.pending = len(bs)
+	for _, b := range bs {
 		a.presses <- hw.Event{Button: b, At: time.Now()}
 	}
 	return nil
@@ -100,6 +117,16 @@ func (a *Auto) finish(err error) {
 
 // decide is the players' policy: the buttons to press on screen s.
 func (a *Auto) decide(s display.Screen) []hw.Button {
+	switch {
+	case s.Kind == display.KindDice, s.Kind == display.KindStatus &&
+		(s.Status == display.StatusNotSettled || s.Status == display.StatusWrongCount):
+		if a.bad++; a.bad >= MaxRefusedReads {
+			a.finish(fmt.Errorf("the reader refused %d readings in a row (last: %s)", a.bad, s.Detail))
+			return nil
+		}
+	case s.Kind == display.KindChoices, s.Kind == display.KindBust, s.Kind == display.KindRollOff:
+		a.bad = 0
+	}
 	switch s.Kind {
 	case display.KindSetup:
 		return a.setup(s)

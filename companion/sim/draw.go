@@ -15,10 +15,11 @@ type Look struct {
 	Tray          color.RGBA // felt colour at the centre
 	Rim           color.RGBA // the tray's wooden border
 	RimPx         int
-	Light         float64 // brightness falloff towards the corners, 0..0.4
-	Grain         float64 // felt texture amplitude, 0..1 (in 8-bit levels ×10)
-	Seed          uint64  // texture noise seed
-	Dice          []DieLook
+	Light         float64   // brightness falloff towards the corners, 0..0.4
+	Grain         float64   // felt texture amplitude, 0..1 (in 8-bit levels ×10)
+	Seed          uint64    // texture noise seed
+	Kit           []DieLook // the players' dice, unthrown
+	Dice          []DieLook // the dice thrown
 }
 
 // DieLook is one die: its centre, side, rotation and colours.
@@ -54,9 +55,15 @@ var trays = []color.RGBA{
 	{140, 110, 80, 255}, // light wood
 }
 
-// RandomLook places values (one die each) in a w×h frame, with a random tray,
-// die colours, sizes, rotations and positions that do not overlap.
+// RandomLook is a random rig (RandomRig) with values thrown on it (Throw).
 func RandomLook(rng *rand.Rand, w, h int, values []int) Look {
+	return RandomRig(rng, w, h).Throw(rng, values)
+}
+
+// RandomRig is a tray under a camera: felt colour, rim, light falloff and
+// texture, and the players' dice (one colour scheme, or a different one per
+// die as when players bring their own), with no dice thrown yet.
+func RandomRig(rng *rand.Rand, w, h int) Look {
 	l := Look{
 		Width: w, Height: h,
 		Tray:  trays[rng.IntN(len(trays))],
@@ -67,24 +74,36 @@ func RandomLook(rng *rand.Rand, w, h int, values []int) Look {
 		Seed:  rng.Uint64(),
 	}
 	set := l.contrasting(rng)
-	mixed := rng.IntN(3) == 0 // sometimes every die differs, as players' own dice do
+	mixed := rng.IntN(3) == 0
 	side := float64(h) * (0.09 + 0.04*rng.Float64())
-	for _, v := range values {
-		d := DieLook{
-			Value: v, Side: side * (0.95 + 0.1*rng.Float64()),
-			Angle: rng.Float64() * math.Pi / 2,
-			Face:  set[0], Pip: set[1],
-			Corner: 0.12 + 0.1*rng.Float64(),
-			OnePip: 1 + 0.5*rng.Float64(),
-		}
+	for i := 0; i < 4; i++ {
+		d := DieLook{Side: side * (0.97 + 0.06*rng.Float64()), Face: set[0], Pip: set[1],
+			Corner: 0.12 + 0.1*rng.Float64(), OnePip: 1 + 0.5*rng.Float64()}
 		if mixed {
 			s := l.contrasting(rng)
 			d.Face, d.Pip = s[0], s[1]
 		}
+		l.Kit = append(l.Kit, d)
+	}
+	return l
+}
+
+// Throw places the rig's dice showing values at random places and angles,
+// never overlapping (touching is allowed).
+func (l Look) Throw(rng *rand.Rand, values []int) Look {
+	l.Dice = nil
+	for i, v := range values {
+		d := l.Kit[i%len(l.Kit)]
+		d.Value, d.Angle = v, rng.Float64()*math.Pi/2
 		d.X, d.Y = l.place(rng, d.Side)
 		l.Dice = append(l.Dice, d)
 	}
 	return l
+}
+
+// Tray is the felt inside the rim: where dice land (a calibration's tray).
+func (l Look) TrayRect() image.Rectangle {
+	return image.Rect(l.RimPx, l.RimPx, l.Width-l.RimPx, l.Height-l.RimPx)
 }
 
 // contrasting picks a dice colour scheme that stands out from the tray, as
@@ -123,15 +142,22 @@ func (l *Look) place(rng *rand.Rand, side float64) (float64, float64) {
 
 // Draw renders the look as a camera frame seen from straight above.
 func Draw(l Look) *image.RGBA {
+	img := Background(l)
+	DrawDice(img, l)
+	return img
+}
+
+// Background draws the empty tray.
+func Background(l Look) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, l.Width, l.Height))
 	cx, cy := float64(l.Width)/2, float64(l.Height)/2
 	diag := math.Hypot(cx, cy)
 	for y := 0; y < l.Height; y++ {
 		for x := 0; x < l.Width; x++ {
-			fall := 1 - l.Light*math.Pow(math.Hypot(float64(x)-cx, float64(y)-cy)/diag, 2)
+			dx, dy := (float64(x)-cx)/diag, (float64(y)-cy)/diag
+			fall := 1 - l.Light*(dx*dx+dy*dy)
 			c := l.Tray
-			rim := x < l.RimPx || y < l.RimPx || x >= l.Width-l.RimPx || y >= l.Height-l.RimPx
-			if rim {
+			if x < l.RimPx || y < l.RimPx || x >= l.Width-l.RimPx || y >= l.Height-l.RimPx {
 				c = l.Rim
 				fall *= 1 + 0.08*math.Sin(float64(y+2*x)/7) // wood grain
 			}
@@ -139,13 +165,17 @@ func Draw(l Look) *image.RGBA {
 			img.SetRGBA(x, y, shade(c, fall, n))
 		}
 	}
+	return img
+}
+
+// DrawDice draws the thrown dice and their shadows onto img.
+func DrawDice(img *image.RGBA, l Look) {
 	for _, d := range l.Dice {
 		drawShadow(img, d)
 	}
 	for _, d := range l.Dice {
 		drawDie(img, d)
 	}
-	return img
 }
 
 // pipOffsets are the canonical pip places in units of the pip spacing.

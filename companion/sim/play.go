@@ -60,11 +60,12 @@ func (s Summary) Write(w io.Writer) {
 	}
 }
 
-// DefaultReader is the real dice reader looking at the table's frames.
+// DefaultReader is the real dice reader looking at the table's frames,
+// told where the tray is as a calibration would.
 func DefaultReader(t *Table) (companion.DiceReader, func(), error) {
 	src := camera.NewImageSource(t.Frame)
 	o := camera.DefaultReaderOpts()
-	o.Expect = 4
+	o.Expect, o.Tray = 4, t.Tray()
 	return companion.NewCameraReader(src, camera.NewReader(o)), func() { src.Close() }, nil
 }
 

@@ -16,14 +16,25 @@ type Table struct {
 	seed  uint64
 	rng   *rand.Rand
 	rolls int
+	rig   Look        // the tray and the players' dice
+	bg    *image.RGBA // the empty tray, drawn once
 	look  Look
 	frame image.Image
 }
 
 // NewTable returns a 640×480 tray whose rolls and looks follow seed.
+// The rig (tray, light, the players' dice) follows seed too.
 func NewTable(seed uint64) *Table {
-	return &Table{Width: 640, Height: 480, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x5EED))}
+	t := &Table{Width: 640, Height: 480, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x5EED))}
+	t.rig = RandomRig(t.rng, t.Width, t.Height)
+	t.bg = Background(t.rig)
+	t.look, t.frame = t.rig, t.bg
+	return t
 }
+
+// Tray is the felt inside the tray's rim, in frame pixels: what a
+// calibration of this rig would tell the reader.
+func (t *Table) Tray() image.Rectangle { return t.rig.TrayRect() }
 
 // Throw rolls n dice, draws them and returns their values.
 func (t *Table) Throw(n int) []int {
@@ -34,8 +45,11 @@ func (t *Table) Throw(n int) []int {
 		vals[i] = 1 + t.rng.IntN(6)
 	}
 	t.rolls++
-	t.look = RandomLook(t.rng, t.Width, t.Height, vals)
-	t.frame = Draw(t.look)
+	t.look = t.rig.Throw(t.rng, vals)
+	img := image.NewRGBA(t.bg.Rect)
+	copy(img.Pix, t.bg.Pix)
+	DrawDice(img, t.look)
+	t.frame = img
 	return vals
 }
 
@@ -47,10 +61,6 @@ func (t *Table) Frame(ctx context.Context) (image.Image, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.frame == nil {
-		t.look = RandomLook(t.rng, t.Width, t.Height, nil)
-		t.frame = Draw(t.look)
-	}
 	return t.frame, nil
 }
 
@@ -65,7 +75,7 @@ func (t *Table) Rolls() int {
 	return t.rolls
 }
 
-// Look is the last throw's look (dice, colours, places).
+// LastLook is the last throw's look (dice, colours, places).
 func (t *Table) LastLook() Look {
 	t.mu.Lock()
 	defer t.mu.Unlock()

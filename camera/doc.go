@@ -1,0 +1,25 @@
+// Package camera holds every piece of OpenCV code of the companion except calibration: frame
+// sources (V4L2 webcams, Pi cameras through rpicam-vid, GStreamer, files, folders, videos,
+// synthetic frames) and the dice reader.
+//
+// The reader turns one BGR frame into a Reading: every die found, its value, box, pips and
+// confidence, and an overall Status. It is built to refuse rather than guess:
+//
+//  1. Dice are found in a downscaled copy as regions that stand out from the tray. The tray
+//     is modelled from the picture's border (a smooth quadratic per Lab channel, so uneven light
+//     is absorbed) and from its commonest colour; a pixel is foreground when its colour or
+//     gradient exceeds the border's own noise. The die size is estimated from the blobs
+//     (twice their inscribed radius, which leaves shadows out); blobs too big for one die are
+//     split several ways and the faces decide which split is right.
+//  2. Each die is resampled to a fixed size in its own axes (turned by the 4-fold average
+//     of its edge directions). Pips are compact blobs that contrast with the face's own median
+//     colour, darker or lighter, any hue; holes from glare are filled; elongated blobs
+//     (pips on a foreshortened side face) are dropped.
+//  3. The pips must fit one of the canonical 1-6 layouts (any rotation, either orientation of
+//     2, 3 and 6), the free places of the 3×3 pip grid must be clear, and in an oblique view
+//     the pips left out must lie off the fitted face. A face that fits nothing is unreadable,
+//     never rounded to a value.
+//
+// Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
+// Bench scores the reader on folders of labelled photos (cantstop dice bench).
+package camera

@@ -1,0 +1,79 @@
+package camera
+
+import (
+	"math"
+	"testing"
+)
+
+// place returns the canonical pips of layout l turned by ang, spaced a apart, centred at (cx,cy).
+func place(l [][2]float64, cx, cy, ang, a float64) [][2]float64 {
+	f := frame{cx: cx, cy: cy, ang: ang, a: a}
+	var out [][2]float64
+	for _, p := range l {
+		x, y := f.at(p[0], p[1])
+		out = append(out, [2]float64{x, y})
+	}
+	return out
+}
+
+func TestFitLayoutCanonical(t *testing.T) {
+	for v := 1; v <= 6; v++ {
+		for vi, l := range layouts(v) {
+			for _, deg := range []float64{0, 10, 30, 44, 60, 89} {
+				pts := place(l, 48, 48, deg*math.Pi/180, 13)
+				ft, ok := fitLayout(pts, 48)
+				if !ok || ft.value != v {
+					t.Errorf("value %d variant %d turned %v°: got %d ok=%v", v, vi, deg, ft.value, ok)
+					continue
+				}
+				if v > 1 && (ft.err > 1e-6 || math.Abs(ft.f.a-13) > 1e-6) {
+					t.Errorf("value %d turned %v°: err %.3f spacing %.2f", v, deg, ft.err, ft.f.a)
+				}
+			}
+		}
+	}
+}
+
+// Pip counts that are right but in the wrong places must not fit. (Two pips side by side or a
+// five as a cross are a 2 or a 5 turned 45°: only the die's own edges tell, see bestFit.)
+func TestFitLayoutRejectsWrongPatterns(t *testing.T) {
+	cases := map[string][][2]float64{
+		"three in an L":       {{-1, -1}, {1, -1}, {1, 1}},
+		"four in a row":       {{-1.5, 0}, {-0.5, 0}, {0.5, 0}, {1.5, 0}},
+		"six as a triangle":   {{-1, -1}, {0, -1}, {1, -1}, {-0.5, 0}, {0.5, 0}, {0, 1}},
+		"four as a rectangle": {{-1, -0.4}, {1, -0.4}, {-1, 0.4}, {1, 0.4}},
+	}
+	for name, l := range cases {
+		ft, ok := fitLayout(place(l, 48, 48, 0.3, 12), 48)
+		if ok && ft.err <= DefaultReaderOpts().MaxLayoutError {
+			t.Errorf("%s fits value %d with error %.2f", name, ft.value, ft.err)
+		}
+	}
+}
+
+// Small errors in pip positions (a pip found a little off) still fit, within the limit.
+func TestFitLayoutTolerance(t *testing.T) {
+	pts := place(layouts(5)[0], 40, 40, 0.2, 12)
+	pts[0][0] += 2
+	pts[3][1] -= 2
+	ft, ok := fitLayout(pts, 48)
+	if !ok || ft.value != 5 || ft.err > DefaultReaderOpts().MaxLayoutError {
+		t.Errorf("jittered five: %+v ok=%v", ft, ok)
+	}
+}
+
+func TestMinRect(t *testing.T) {
+	// A 20x10 rectangle turned by 30°.
+	var xs, ys []float64
+	a := 30 * math.Pi / 180
+	for u := -10.0; u <= 10; u++ {
+		for v := -5.0; v <= 5; v++ {
+			xs = append(xs, 50+u*math.Cos(a)-v*math.Sin(a))
+			ys = append(ys, 40+u*math.Sin(a)+v*math.Cos(a))
+		}
+	}
+	r := minRect(xs, ys)
+	if math.Abs(r.cx-50) > 1 || math.Abs(r.cy-40) > 1 || math.Abs(r.w*r.h-21*11) > 30 {
+		t.Errorf("minRect: %+v", r)
+	}
+}

@@ -1,0 +1,47 @@
+//go:build matprofile
+
+package camera
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestReaderLeavesNoMat reads, annotates, benchmarks and settles on every photo (testdata, and
+// ../shared when present) and checks that no Mat is left alive:
+// go test -tags matprofile -run TestReaderLeavesNoMat ./camera/
+func TestReaderLeavesNoMat(t *testing.T) {
+	dirs := append(diceSets(t), sharedSets()...)
+	r := NewReader(DefaultReaderOpts())
+	before := gocv.MatProfile.Count()
+	photos := 0
+	for _, dir := range dirs {
+		list, err := loadLabels(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range list {
+			img := gocv.IMRead(filepath.Join(dir, p.file), gocv.IMReadColor)
+			rd := r.Read(img)
+			a := Annotate(img, rd)
+			a.Close()
+			img.Close()
+			photos++
+		}
+	}
+	if _, err := Bench(context.Background(), diceSets(t), r, BenchOpts{Failures: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	src := newListSource(t, filepath.Join("testdata", "dice", "tai-studio", "eyes_1_1.jpg"), 1, 4)
+	if _, err := Settle(context.Background(), src, r, DefaultSettleOpts()); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	if after := gocv.MatProfile.Count(); after != before {
+		t.Errorf("%d Mats alive after reading %d photos (before %d)", after, photos, before)
+	}
+	t.Logf("%d photos read, no Mat left", photos)
+}

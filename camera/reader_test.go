@@ -1,0 +1,229 @@
+package camera
+
+import (
+	"context"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// diceSets are the labelled photo folders: the testdata subset always, the shared photos when present.
+func diceSets(t *testing.T) []string {
+	t.Helper()
+	sets, err := filepath.Glob(filepath.Join("testdata", "dice", "*", "labels.csv"))
+	if err != nil || len(sets) == 0 {
+		t.Fatalf("no testdata/dice/*/labels.csv: %v", err)
+	}
+	var dirs []string
+	for _, s := range sets {
+		dirs = append(dirs, filepath.Dir(s))
+	}
+	return dirs
+}
+
+func sharedSets() []string {
+	var dirs []string
+	for _, s := range []string{"nell-byler", "matteop65", "tai-studio"} {
+		d := filepath.Join("..", "..", "shared", "dice-photos", s)
+		if _, err := os.Stat(filepath.Join(d, "labels.csv")); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// TestReadTestdata holds the reader to the accuracy it reaches on the testdata photos (measured
+// when the floors were set, minus a margin), and to its promise: a reading with StatusRead is
+// right, or rare enough to count on one hand.
+func TestReadTestdata(t *testing.T) {
+	rep, err := Bench(context.Background(), diceSets(t), NewReader(DefaultReaderOpts()), BenchOpts{MaxDice: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	floors := map[string]struct{ exact, dice float64 }{
+		"nell-byler<=6": {30, 60},
+		"matteop65<=6":  {20, 55},
+		"tai-studio<=6": {100, 100},
+	}
+	for _, s := range rep.Sets {
+		f, ok := floors[s.Name]
+		if !ok {
+			t.Errorf("unexpected set %q", s.Name)
+			continue
+		}
+		t.Logf("%s: %d photos, exact %.1f%%, dice %.1f%%, misread %d, unreadable %d, failed %v",
+			s.Name, s.Photos, s.ExactPct(), s.DicePct(), s.Misread, s.Unreadable, s.Failed)
+		if s.ExactPct() < f.exact || s.DicePct() < f.dice {
+			t.Errorf("%s: exact %.1f%% (floor %.0f), dice %.1f%% (floor %.0f)", s.Name, s.ExactPct(), f.exact, s.DicePct(), f.dice)
+		}
+	}
+	if rep.Total.Misread > 2 {
+		t.Errorf("%d photos reported read with wrong values", rep.Total.Misread)
+	}
+}
+
+// TestReadShared scores the full shared photo sets when they are present (the figures in
+// BENCHMARKS-dice.md, minus a margin).
+func TestReadShared(t *testing.T) {
+	dirs := sharedSets()
+	if len(dirs) == 0 || testing.Short() {
+		t.Log("../shared/dice-photos not present (or -short): only the testdata subset is checked")
+		return
+	}
+	rep, err := Bench(context.Background(), dirs, NewReader(DefaultReaderOpts()), BenchOpts{MaxDice: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range append(rep.Sets, rep.Total) {
+		t.Logf("%s: %d photos, exact %.1f%%, dice %.1f%%, misread %d, median %.1f ms", s.Name, s.Photos, s.ExactPct(), s.DicePct(), s.Misread, s.MedianMS)
+	}
+	if rep.Total.DicePct() < 60 {
+		t.Errorf("total dice %.1f%%, floor 60%%", rep.Total.DicePct())
+	}
+}
+
+func TestReadBadFrames(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	empty := gocv.NewMat()
+	defer empty.Close()
+	tiny := gocv.NewMatWithSize(4, 4, gocv.MatTypeCV8UC3)
+	defer tiny.Close()
+	grey := gocv.NewMatWithSize(100, 100, gocv.MatTypeCV8U)
+	defer grey.Close()
+	for name, m := range map[string]gocv.Mat{"empty": empty, "tiny": tiny, "grey": grey} {
+		rd := r.Read(m)
+		if rd.Status != StatusUnreadable || rd.Why == "" || len(rd.Dice) != 0 {
+			t.Errorf("%s frame: got %+v, want unreadable with a reason", name, rd)
+		}
+	}
+	// A blank tray: no dice, and with Expect 4 a wrong count that says so.
+	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 200, 200, 0), 240, 320, gocv.MatTypeCV8UC3)
+	defer blank.Close()
+	if rd := r.Read(blank); rd.Status != StatusRead || len(rd.Dice) != 0 {
+		t.Errorf("blank tray: %+v", rd)
+	}
+	o := DefaultReaderOpts()
+	o.Expect = 4
+	if rd := NewReader(o).Read(blank); rd.Status != StatusWrongCount || !strings.Contains(rd.Why, "expected 4") {
+		t.Errorf("blank tray, expect 4: %+v", rd)
+	}
+	o = DefaultReaderOpts()
+	o.Tray = image4(1000, 1000, 1100, 1100)
+	if rd := NewReader(o).Read(blank); rd.Status != StatusUnreadable || !strings.Contains(rd.Why, "tray") {
+		t.Errorf("tray outside the frame: %+v", rd)
+	}
+}
+
+func TestBenchBadInput(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	dir := t.TempDir()
+	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{}); err == nil || !strings.Contains(err.Error(), "labels.csv") {
+		t.Errorf("folder without labels.csv: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("file,values\nbroken.jpg,1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.jpg"), []byte("not a jpeg"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{}); err == nil || !strings.Contains(err.Error(), "cannot decode broken.jpg") {
+		t.Errorf("undecodable photo: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("file,values\nbroken.jpg,1 9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{}); err == nil || !strings.Contains(err.Error(), "not 1-6") {
+		t.Errorf("bad value: %v", err)
+	}
+	if _, err := Bench(context.Background(), []string{filepath.Join(dir, "labels.csv")}, r, BenchOpts{}); err == nil || !strings.Contains(err.Error(), "not a folder") {
+		t.Errorf("file as folder: %v", err)
+	}
+}
+
+func TestBenchFailuresAndBoxes(t *testing.T) {
+	out := t.TempDir()
+	dirs := diceSets(t)
+	rep, err := Bench(context.Background(), dirs, NewReader(DefaultReaderOpts()), BenchOpts{Failures: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := os.ReadDir(out)
+	failed := 0
+	for _, s := range rep.Sets {
+		failed += len(s.Failed)
+		if s.Photos > 0 && (s.MedianMS <= 0 || s.P95MS < s.MedianMS) {
+			t.Errorf("%s: median %.2f ms, p95 %.2f ms", s.Name, s.MedianMS, s.P95MS)
+		}
+		if strings.HasPrefix(s.Name, "nell") && (s.Boxes == 0 || s.BoxesHit == 0) {
+			t.Errorf("%s: boxes.csv not used: %d/%d", s.Name, s.BoxesHit, s.Boxes)
+		}
+	}
+	if len(files) != failed {
+		t.Errorf("%d annotated failures written, %d photos failed", len(files), failed)
+	}
+	// Every labelled die lands in exactly one confusion cell.
+	n := 0
+	for v := 1; v <= 6; v++ {
+		for _, c := range rep.Total.Confusion[v] {
+			n += c
+		}
+	}
+	if n != rep.Total.Dice {
+		t.Errorf("confusion holds %d true dice, labels %d", n, rep.Total.Dice)
+	}
+}
+
+func TestAnnotate(t *testing.T) {
+	img := gocv.IMRead(filepath.Join("testdata", "dice", "tai-studio", "eyes_1_1.jpg"), gocv.IMReadColor)
+	defer img.Close()
+	if img.Empty() {
+		t.Fatal("testdata photo missing")
+	}
+	rd := NewReader(DefaultReaderOpts()).Read(img)
+	a := Annotate(img, rd)
+	defer a.Close()
+	if a.Rows() != img.Rows() || a.Cols() != img.Cols() {
+		t.Fatalf("annotated %dx%d, frame %dx%d", a.Cols(), a.Rows(), img.Cols(), img.Rows())
+	}
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(img, a, &diff)
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(diff, &grey, gocv.ColorBGRToGray)
+	if gocv.CountNonZero(grey) == 0 {
+		t.Error("nothing drawn")
+	}
+	empty := gocv.NewMat()
+	defer empty.Close()
+	e := Annotate(empty, Reading{})
+	e.Close()
+}
+
+func BenchmarkRead(b *testing.B) {
+	dirs := sharedSets()
+	if len(dirs) == 0 {
+		dirs = []string{filepath.Join("testdata", "dice", "nell-byler")}
+	}
+	photos, err := loadLabels(dirs[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mats []gocv.Mat
+	for _, p := range photos {
+		m := gocv.IMRead(filepath.Join(dirs[0], p.file), gocv.IMReadColor)
+		defer m.Close()
+		mats = append(mats, m)
+	}
+	r := NewReader(DefaultReaderOpts())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Read(mats[i%len(mats)])
+	}
+}
+
+func image4(x0, y0, x1, y1 int) image.Rectangle { return image.Rect(x0, y0, x1, y1) }

@@ -1,0 +1,179 @@
+package camera
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+// SettleOpts tunes Settle and WatchRolls.
+type SettleOpts struct {
+	// Still is the largest mean grey-level change (0-255) between consecutive frames that still
+	// counts as "nothing moves".
+	Still float64 `json:"still"`
+	// Window is how many recent still frames vote; Agree of them must give the same reading.
+	Window int `json:"window"`
+	Agree  int `json:"agree"`
+	// MaxWait bounds how long Settle waits for the dice to stop (0 = until ctx ends).
+	MaxWait time.Duration `json:"max_wait"`
+}
+
+// DefaultSettleOpts suits a camera at 10-30 frames per second.
+func DefaultSettleOpts() SettleOpts {
+	return SettleOpts{Still: 2.5, Window: 5, Agree: 3, MaxWait: 8 * time.Second}
+}
+
+func (o SettleOpts) withDefaults() SettleOpts {
+	d := DefaultSettleOpts()
+	if o.Still <= 0 {
+		o.Still = d.Still
+	}
+	if o.Window <= 0 {
+		o.Window = d.Window
+	}
+	if o.Agree <= 0 || o.Agree > o.Window {
+		o.Agree = min(d.Agree, o.Window)
+	}
+	return o
+}
+
+// Settle reads frames from src until the picture has stopped changing and Agree of the last
+// Window still frames give the same reading (same status, values and dice positions); that
+// reading is returned. If MaxWait passes first, the last reading is returned with
+// StatusNotSettled. Errors come only from the source or the context.
+func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
+	o = o.withDefaults()
+	var deadline time.Time
+	if o.MaxWait > 0 {
+		deadline = time.Now().Add(o.MaxWait)
+	}
+	var prev []byte
+	var votes []Reading
+	var last Reading
+	for {
+		if err := ctx.Err(); err != nil {
+			return Reading{}, err
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			last.Status = StatusNotSettled
+			last.Why = fmt.Sprintf("dice still moving after %v", o.MaxWait)
+			return last, nil
+		}
+		frame, err := src.Frame(ctx)
+		if err != nil {
+			return Reading{}, fmt.Errorf("settle: %w", err)
+		}
+		thumb := thumbnail(frame)
+		moved := prev == nil || meanAbsDiff(prev, thumb) > o.Still
+		prev = thumb
+		if moved {
+			frame.Close()
+			votes = votes[:0]
+			continue
+		}
+		last = r.Read(frame)
+		frame.Close()
+		votes = append(votes, last)
+		if len(votes) > o.Window {
+			votes = votes[1:]
+		}
+		n := 0
+		for _, v := range votes {
+			if sameReading(v, last) {
+				n++
+			}
+		}
+		if n >= o.Agree {
+			return last, nil
+		}
+	}
+}
+
+// WatchRolls is the hands-free mode: it waits for motion over the tray (a roll), then for the
+// dice to settle, and calls fn with each settled reading, until ctx ends or fn returns an error.
+// A reading that is StatusNotSettled (the dice never stopped within MaxWait) is not reported.
+func WatchRolls(ctx context.Context, src Source, r *Reader, o SettleOpts, fn func(Reading) error) error {
+	o = o.withDefaults()
+	var prev []byte
+	for {
+		frame, err := src.Frame(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("watch rolls: %w", err)
+		}
+		thumb := thumbnail(frame)
+		frame.Close()
+		// A roll is a clear change, well above the stillness threshold.
+		if prev != nil && meanAbsDiff(prev, thumb) > 3*o.Still {
+			rd, err := Settle(ctx, src, r, o)
+			if err != nil {
+				return err
+			}
+			if rd.Status != StatusNotSettled {
+				if err := fn(rd); err != nil {
+					return err
+				}
+			}
+			prev = nil
+			continue
+		}
+		prev = thumb
+	}
+}
+
+// sameReading says whether two readings agree: status, values, and every die within a third of
+// its size of where it was.
+func sameReading(a, b Reading) bool {
+	if a.Status != b.Status || len(a.Dice) != len(b.Dice) {
+		return false
+	}
+	for i := range a.Dice {
+		da, db := a.Dice[i], b.Dice[i]
+		if da.Value != db.Value {
+			return false
+		}
+		ca, cb := da.Box.Min.Add(da.Box.Max), db.Box.Min.Add(db.Box.Max)
+		tol := float64(max(da.Box.Dx(), da.Box.Dy())) / 3 * 2 // centres are doubled
+		if math.Hypot(float64(ca.X-cb.X), float64(ca.Y-cb.Y)) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// thumbnail is a small grey copy of a frame for cheap motion detection.
+func thumbnail(frame gocv.Mat) []byte {
+	if frame.Empty() {
+		return nil
+	}
+	grey := gocv.NewMat()
+	defer grey.Close()
+	if frame.Channels() == 3 {
+		gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
+	} else {
+		frame.CopyTo(&grey)
+	}
+	small := gocv.NewMat()
+	defer small.Close()
+	w := 96
+	h := max(1, grey.Rows()*w/max(1, grey.Cols()))
+	gocv.Resize(grey, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	return small.ToBytes()
+}
+
+func meanAbsDiff(a, b []byte) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return math.Inf(1)
+	}
+	var s float64
+	for i := range a {
+		s += math.Abs(float64(a[i]) - float64(b[i]))
+	}
+	return s / float64(len(a))
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cantstop/cantstop/companion"
+	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/sdlog"
+)
+
+// syncBuffer is a bytes.Buffer safe for the loop's writes and the test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRunUnderSystemd runs `cantstop run` as the service would, against a
+// fake $NOTIFY_SOCKET with a watchdog: keyboard buttons on a pipe, the
+// terminal display, a photo as the camera. It checks READY=1, WATCHDOG=1
+// while the loop answers, a key press reaching the loop, a saved game in
+// the state directory, and STOPPING=1 with a clean exit on SIGTERM (ctx).
+func TestRunUnderSystemd(t *testing.T) {
+	photos, _ := filepath.Glob(filepath.Join("..", "..", "camera", "testdata", "dice", "*", "*.jpg"))
+	if len(photos) == 0 {
+		t.Fatal("no photo under camera/testdata/dice")
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "cantstop.conf")
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+photos[0]+"\"\n[game]\nlanguage = fr\n"), 0o644)
+	state := filepath.Join(dir, "state")
+
+	sock := filepath.Join(dir, "notify")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	t.Setenv("NOTIFY_SOCKET", sock)
+	t.Setenv("WATCHDOG_USEC", "300000") // 300 ms: pings every 100 ms
+	t.Setenv("WATCHDOG_PID", "")
+	t.Setenv("CONFIGURATION_DIRECTORY", "")
+	t.Setenv("STATE_DIRECTORY", state)
+
+	states := make(chan string, 100)
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			n, err := conn.Read(buf)
+			if err != nil {
+				close(states)
+				return
+			}
+			states <- string(buf[:n])
+		}
+	}()
+	waitState := func(want string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case s := <-states:
+				if s == want {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no %s from cantstop run", want)
+			}
+		}
+	}
+
+	keys, press := io.Pipe()
+	defer press.Close()
+	var screen, logs syncBuffer
+	root := newRootCmd()
+	root.SetArgs([]string{"run", "--config", conf})
+	root.SetIn(keys)
+	root.SetOut(&screen)
+	root.SetErr(&logs)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+
+	waitState("READY=1")
+	waitState("WATCHDOG=1")
+	waitState("WATCHDOG=1")
+	if !strings.Contains(screen.String(), "Joueurs") && !strings.Contains(screen.String(), "joueurs") {
+		t.Errorf("setup screen not shown in French:\n%s", screen.String())
+	}
+	before := screen.String()
+	press.Write([]byte("d")) // Next: the loop moves the highlight and redraws
+	deadline := time.Now().Add(5 * time.Second)
+	for screen.String() == before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if screen.String() == before {
+		t.Error("a key press did not reach the companion loop")
+	}
+	waitState("WATCHDOG=1")
+
+	cancel() // what SIGTERM does in main
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run after SIGTERM: %v\n%s", err, logs.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+	waitState("STOPPING=1")
+	if _, err := os.Stat(filepath.Join(state, companion.JournalFile)); err != nil {
+		t.Errorf("no saved game in $STATE_DIRECTORY: %v", err)
+	}
+	for _, want := range []string{"configuration loaded", "no calibration profile", "companion running"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// TestOpenDiceFallback: a camera that does not open is waited for, then the
+// companion gets no reader (dice by buttons), unless the config requires it.
+func TestOpenDiceFallback(t *testing.T) {
+	dir := t.TempDir()
+	c := config.Default()
+	c.Camera.Source = "file:" + filepath.Join(dir, "missing.jpg")
+	var logs syncBuffer
+	log := sdlog.New(&logs, nil, false)
+
+	start := time.Now()
+	d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), 1500*time.Millisecond, log)
+	if err != nil || d != nil || cl == nil {
+		t.Fatalf("missing camera: reader %v, err %v; want no reader, no error", d, err)
+	}
+	if waited := time.Since(start); waited < 1500*time.Millisecond {
+		t.Errorf("gave up after %v, before the wait of 1.5s", waited)
+	}
+	for _, want := range []string{"camera not ready: retrying", "camera failed: the dice are entered with the buttons"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+
+	c.Camera.Required = true
+	if _, _, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), 0, log); err == nil ||
+		!strings.Contains(err.Error(), "required") {
+		t.Errorf("required camera missing: err %v", err)
+	}
+
+	c.Camera.Source = "none"
+	if d, _, err := openDice(context.Background(), c, "", time.Hour, log); d != nil || err != nil {
+		t.Errorf("source none: %v %v", d, err)
+	}
+}

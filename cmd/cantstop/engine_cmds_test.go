@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cantstop/cantstop/engine"
+)
+
+// run executes the root command in-process, as a user would at a shell.
+func runEngine(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestMovesCmdText(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"moves", "2:0", "1546"}, []string{"Legal choices (3):", "6+10 (1+5 and 4+6): place a runner in column 6 on space 1, then place a runner in column 10 on space 1", "7+9"}},
+		{[]string{"moves", "2:0::6@1,10@1", "2", "4", "3", "5"}, []string{"Legal choices (4):", "7+7 (2+5 and 4+3): place a runner in column 7 on space 1, then move the runner in column 7 from space 1 to 2",
+			"5 and 9 (2+3 and 4+5): 5 and 9 together is not possible: both need a new runner and only one is left"}},
+		{[]string{"moves", "2:0:10@7/6@11,8@11", "2,4,4,6"}, []string{"BUST", "6 cannot be used: column 6 is claimed by player 1", "10 cannot be used: column 10 is claimed by player 0", "player 1 owns 6, 8"}},
+		{[]string{"moves", "2:0::3@1,6@11,8@1", "2-4-5-5"}, []string{"BUST", "the runner in column 6 is already on the top space", "9 cannot be used: it needs a new runner and all three are on the board"}},
+		{[]string{"moves", "2:0::6@1,10@1:forced", "1546"}, []string{"6+10 is not allowed: with forced placement another choice places more new runners"}},
+		{[]string{"moves", "2:0::6@1,7@3,8@1", "3,3,3,5"}, []string{"6 alone or 8 alone is not allowed: both sums can be used, so both must be"}},
+		{[]string{"moves", "3:0:7@4/7@5/7@6::skip", "3411"}, []string{"place a runner in column 7 on space 7 (your piece is on 4), skipping spaces 5-6 (taken by other players)"}},
+		{[]string{"moves", "2:0::7@12", "3434"}, []string{"7+7 (3+4 and 3+4): move the runner in column 7 from space 12 to 13 (top), then the second step is lost past the top"}},
+		{[]string{"moves", "2:0:2@3,3@5,4@7/", "1111"}, []string{"player 0 has won", "the game is over: player 0 has won"}},
+	} {
+		out, err := runEngine(t, tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.args, w, out)
+			}
+		}
+	}
+	// Pairings with the same sums are shown once.
+	out, _ := runEngine(t, "moves", "2:0::3@1,6@11,8@1", "2455")
+	if n := strings.Count(out, "7 cannot be used"); n != 1 {
+		t.Errorf("refusal for 7 shown %d times:\n%s", n, out)
+	}
+}
+
+func TestMovesCmdJSON(t *testing.T) {
+	out, err := runEngine(t, "moves", "--json", "2:0::6@1,10@1", "1546")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Position engine.Position
+		Dice     engine.Dice
+		Bust     bool
+		Choices  []engine.Choice
+		Refusals []struct {
+			Reason string `json:"reason"`
+			Sums   [2]int `json:"sums"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Position.String() != "2:0::6@1,10@1" || got.Dice != (engine.Dice{1, 5, 4, 6}) || got.Bust || len(got.Choices) != 5 {
+		t.Errorf("moves --json: %+v", got)
+	}
+	if len(got.Refusals) == 0 || got.Refusals[0].Reason != "must_use_both" {
+		t.Errorf("refusals: %+v", got.Refusals)
+	}
+}
+
+func TestOddsCmd(t *testing.T) {
+	for _, tc := range []struct {
+		args          []string
+		success, bust int
+	}{
+		{[]string{"odds", "6", "7", "8"}, 1192, 104},
+		{[]string{"odds", "2"}, 171, 1125},
+		{[]string{"odds", "2", "3"}, 415, 881},
+		{[]string{"odds", "2:0::6@1,7@1,8@3"}, 1192, 104},
+		{[]string{"odds", "2:0::6@1,7@1,8@11"}, 1083, 213}, // 8 on the top: as columns 6 and 7 (pairs.csv)
+		{[]string{"odds", "2:0"}, 1296, 0},
+	} {
+		out, err := runEngine(t, append(tc.args, "--json")...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		var got map[string]float64
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, out)
+		}
+		if len(got) != 3 || int(got["success"]) != tc.success || int(got["bust"]) != tc.bust || got["p_bust"] != float64(tc.bust)/1296 {
+			t.Errorf("%v: %v, want success %d bust %d", tc.args, got, tc.success, tc.bust)
+		}
+		text, err := runEngine(t, tc.args...)
+		if err != nil || !strings.Contains(text, "rolls can be used") {
+			t.Errorf("%v text: %q %v", tc.args, text, err)
+		}
+	}
+}
+
+func TestEngineCmdErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"moves", "2:0", "1", "5", "7"}, "dice must be four values 1-6, got 1 5 7"},
+		{[]string{"moves", "2:0", "15467"}, "dice must be four values 1-6, got 1 5 4 6 7"},
+		{[]string{"moves", "2:0::13@1", "1546"}, "column 13 does not exist: columns are 2-12"},
+		{[]string{"moves", "2:0"}, "accepts between 2 and 5 arg(s)"},
+		{[]string{"odds", "13"}, `"13" is not a column: give column numbers 2-12`},
+		{[]string{"odds", "6", "6"}, "column 6 is given twice"},
+		{[]string{"odds", "2:x"}, `turn "x" is not a player number`},
+		{[]string{"odds"}, "requires at least 1 arg"},
+	} {
+		_, err := runEngine(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestEngineHelpExamples runs every example shown in --help: they must work.
+func TestEngineHelpExamples(t *testing.T) {
+	for _, c := range engineCmds() {
+		help, err := runEngine(t, c.Name(), "--help")
+		if err != nil || !strings.Contains(help, "Examples:") {
+			t.Fatalf("%s --help: %v\n%s", c.Name(), err, help)
+		}
+		for _, line := range strings.Split(c.Example, "\n") {
+			args := strings.Fields(line)
+			if len(args) < 2 || args[0] != "cantstop" {
+				t.Fatalf("%s: example %q", c.Name(), line)
+			}
+			if out, err := runEngine(t, args[1:]...); err != nil {
+				t.Errorf("example %q: %v\n%s", line, err, out)
+			}
+		}
+		// The positions shown in the long help parse.
+		for _, f := range strings.Fields(c.Long) {
+			if strings.Count(f, ":") >= 1 && f[0] >= '2' && f[0] <= '4' {
+				if _, err := engine.ParsePosition(f); err != nil {
+					t.Errorf("%s help: %v", c.Name(), err)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package sim
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/cantstop/cantstop/camera"
+)
+
+// TestRealReaderReadsDrawnDice puts drawn rolls through the real dice reader:
+// every reading must be the dice drawn (or an honest refusal, counted).
+func TestRealReaderReadsDrawnDice(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		readDrawn(t, seed, 15)
+	}
+}
+
+func readDrawn(t *testing.T, seed uint64, n int) {
+	table := NewTable(seed)
+	o := camera.DefaultReaderOpts()
+	o.Expect, o.Tray = 4, table.Tray()
+	r := camera.NewReader(o)
+	src := camera.NewImageSource(table.Frame)
+	defer src.Close()
+	read := 0
+	for i := 0; i < n; i++ {
+		drawn := slices.Sorted(slices.Values(table.Throw(4)))
+		m, err := src.Frame(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := r.Read(m)
+		m.Close()
+		if rd.Status != camera.StatusRead {
+			t.Logf("seed %d roll %d: drew %v: %s %s", seed, i+1, drawn, rd.Status, rd.Why)
+			continue
+		}
+		if got := rd.Values(); !slices.Equal(got, drawn) {
+			t.Errorf("seed %d roll %d: drew %v, read %v", seed, i+1, drawn, got)
+			continue
+		}
+		read++
+	}
+	t.Logf("seed %d: %d of %d rolls read", seed, read, n)
+	if read < n*9/10 {
+		t.Errorf("only %d of %d drawn rolls read", read, n)
+	}
+}
