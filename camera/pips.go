@@ -74,7 +74,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 			i := y*P + x
 			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
 			ll, la, lb := float64(lab[3*i])-float64(local[3*i]), float64(lab[3*i+1])-float64(local[3*i+1]), float64(lab[3*i+2])-float64(local[3*i+2])
-			C[i] = math.Max(math.Sqrt(dl*dl+2*(da*da+db*db)), math.Sqrt(ll*ll+2*(la*la+lb*lb)))
+			C[i] = math.Min(math.Sqrt(dl*dl+2*(da*da+db*db)), math.Sqrt(ll*ll+2*(la*la+lb*lb)))
 			if math.Abs(float64(x)-half) < 0.38*S && math.Abs(float64(y)-half) < 0.38*S { // inside the face: no tray
 				inner = append(inner, C[i])
 			}
@@ -118,7 +118,9 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		return face{notDie: true, why: "no pips"}
 	}
 	if !found {
-		return face{why: why}
+		// Pips in no layout on something that runs off the picture is clutter at the
+		// border (a cable, a keyboard), not a die.
+		return face{why: why, notDie: c.edge}
 	}
 	f := face{value: ft.value}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)

@@ -30,7 +30,7 @@ type RpicamOpts struct {
 	DropFrames   int           // frames dropped after each start while controls settle; default 5, <0 none
 	FirstFrame   time.Duration // how long Open waits for the first frame; default 10s
 	FrameTimeout time.Duration // Frame fails after this long without a new frame; default 5s
-	Stall        time.Duration // a running process silent this long is restarted; default 10s
+	Stall        time.Duration // a process silent this long (after its first image) is restarted; default 10s
 	MinBackoff   time.Duration // wait before the first restart; default 250ms, doubling
 	MaxBackoff   time.Duration // longest wait between restarts; default 10s
 	StopTimeout  time.Duration // SIGTERM to SIGKILL; default 2s
@@ -300,7 +300,9 @@ func (r *Rpicam) run(ctx context.Context, first bool) (frames int, err error) {
 	stalled := false // written by the watcher before watched is closed
 	go func() {
 		defer close(watched)
-		stall := time.NewTimer(r.o.Stall)
+		// Starting a camera takes a while: until the first image, allow
+		// FirstFrame if that is longer.
+		stall := time.NewTimer(max(r.o.Stall, r.o.FirstFrame))
 		defer stall.Stop()
 		for {
 			select {

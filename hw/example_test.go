@@ -15,9 +15,9 @@ import (
 )
 
 // On the device: the buttons on the default pins, or the keyboard when the
-// user asks for it (--keyboard) or has no Pi.
+// user asks for it ([buttons] input = keyboard) or has no Pi.
 func ExampleOpen() {
-	keyboard := false // from the --keyboard flag
+	keyboard := false // from the config: [buttons] input = keyboard
 	var (
 		b   hw.Buttons
 		err error
@@ -32,7 +32,7 @@ func ExampleOpen() {
 		b, err = hw.Open(hw.DefaultPins(), hw.DefaultOpts())
 	}
 	if err != nil {
-		log.Fatal(err) // e.g. "hw: GPIO5 (Prev button) not found: ... use --keyboard"
+		log.Fatal(err) // e.g. "hw: GPIO5 (Prev button) not found: ... use the keyboard"
 	}
 	defer b.Close() // restores the terminal for the keyboard
 	for {

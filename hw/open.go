@@ -50,7 +50,7 @@ func openCheck(path string) error {
 func missingPin(name string, b Button, chips []string, open func(string) error) error {
 	what := fmt.Sprintf("hw: %s (%v button) not found", name, b)
 	if len(chips) == 0 {
-		return fmt.Errorf("%s: this machine has no GPIO character device (/dev/gpiochip*): is this a Raspberry Pi? run on the device or use --keyboard", what)
+		return fmt.Errorf("%s: this machine has no GPIO character device (/dev/gpiochip*): is this a Raspberry Pi? run on the device, or use the keyboard ([buttons] input = keyboard in the config, or cantstop play --sim)", what)
 	}
 	for _, c := range chips {
 		if err := open(c); errors.Is(err, fs.ErrPermission) {

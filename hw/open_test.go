@@ -18,7 +18,7 @@ func TestOpen(t *testing.T) {
 			g.Close()
 			t.Fatal("Open found GPIO5 on a machine without /dev/gpiochip*")
 		}
-		for _, w := range []string{"GPIO5", "Prev button", "is this a Raspberry Pi", "--keyboard"} {
+		for _, w := range []string{"GPIO5", "Prev button", "is this a Raspberry Pi", "[buttons] input = keyboard"} {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("error %q does not say %q", err, w)
 			}
@@ -57,7 +57,7 @@ func TestMissingPin(t *testing.T) {
 		open  func(string) error
 		want  []string
 	}{
-		{"no gpio device", nil, opens, []string{"GPIO17 (OK button) not found", "is this a Raspberry Pi? run on the device or use --keyboard"}},
+		{"no gpio device", nil, opens, []string{"GPIO17 (OK button) not found", "is this a Raspberry Pi? run on the device, or use the keyboard ([buttons] input = keyboard in the config, or cantstop play --sim)"}},
 		{"not in group gpio", []string{"/dev/gpiochip0"}, denied, []string{"/dev/gpiochip0", "permission denied", "add the user to group gpio"}},
 		{"wrong name", []string{"/dev/gpiochip0", "/dev/gpiochip4"}, opens, []string{"GPIO17", "BCM name"}},
 	} {

@@ -69,17 +69,11 @@ func openScreen(c config.Config, out io.Writer, lang display.Lang) (companion.Re
 	if c.Display.Output == "terminal" {
 		return display.NewTerminal(out, lang), closerFunc(func() error { return nil }), nil
 	}
-	bus, err := openI2C(c.Display.I2CBus)
+	oled, closeOLED, err := display.OpenOLEDBus(c.Display.I2CBus, c.Display.Address, c.Display.Rotated, lang)
 	if err != nil {
-		return nil, nil, fmt.Errorf("display: %w", err)
-	}
-	o := oledOpts(c.Display.Rotated)
-	oled, err := display.OpenOLED(bus, c.Display.Address, &o, lang)
-	if err != nil {
-		bus.Close()
 		return nil, nil, fmt.Errorf("display on %s at 0x%02X: %w", c.Display.I2CDev(), c.Display.Address, err)
 	}
-	return oled, closerFunc(func() error { return errors.Join(oled.Halt(), bus.Close()) }), nil
+	return oled, closerFunc(closeOLED), nil
 }
 
 type closerFunc func() error
