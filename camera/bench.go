@@ -34,8 +34,11 @@ type BenchSet struct {
 	Exact       int    `json:"exact"`        // multiset of values exactly right
 	Dice        int    `json:"dice"`         // dice in the labels
 	DiceCorrect int    `json:"dice_correct"` // multiset intersection of read and true values
-	// Misread counts photos reported StatusRead whose values are wrong: the failure that matters most.
+	// Misread counts photos reported StatusRead with a die read as a wrong value: the failure
+	// that matters most. Incomplete counts photos reported StatusRead whose values are all
+	// right but where dice were missed (with ReaderOpts.Expect set, that is StatusWrongCount).
 	Misread    int     `json:"misread"`
+	Incomplete int     `json:"incomplete"`
 	Unreadable int     `json:"unreadable"` // photos with a status other than read
 	MedianMS   float64 `json:"median_ms"`
 	P95MS      float64 `json:"p95_ms"`
@@ -137,10 +140,13 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, s *BenchSet) err
 	} else {
 		s.Failed = append(s.Failed, p.file)
 	}
-	if rd.Status != StatusRead {
+	switch {
+	case rd.Status != StatusRead:
 		s.Unreadable++
-	} else if !exact {
+	case common < len(got):
 		s.Misread++
+	case !exact:
+		s.Incomplete++
 	}
 	if len(p.boxes) > 0 {
 		s.matchBoxes(p.file, p.boxes, rd)
@@ -244,6 +250,7 @@ func (s *BenchSet) add(o BenchSet) {
 	s.Dice += o.Dice
 	s.DiceCorrect += o.DiceCorrect
 	s.Misread += o.Misread
+	s.Incomplete += o.Incomplete
 	s.Unreadable += o.Unreadable
 	s.Boxes += o.Boxes
 	s.BoxesHit += o.BoxesHit

@@ -17,6 +17,7 @@ type Position struct {
 	players int8
 	turn    int8
 	winner  int8
+	draw    bool   // every column claimed, several players tied for most
 	claimed uint16 // bit c = column c claimed; derived from pieces by derive
 	pieces  [MaxPlayers][MaxColumn + 1]int8
 	runners Runners
@@ -39,7 +40,8 @@ func (p Position) Rules() Rules { return p.rules }
 // Players is the number of players.
 func (p Position) Players() int { return int(p.players) }
 
-// Turn is the player to move (after a win: the winner).
+// Turn is the player to move; once the game is over, the player whose stop
+// ended it (after a win by win_columns: the winner).
 func (p Position) Turn() int { return int(p.turn) }
 
 // Piece is the space of player's piece in column, 0 = none.
@@ -89,8 +91,27 @@ func (p Position) Claimed(player int) []int {
 	return cs
 }
 
-// Winner is the player who has won, -1 while the game goes on.
+// Winner is the player who has won, -1 while the game goes on or after a
+// draw. A player wins by owning win_columns columns, or, when all 11
+// columns are claimed without that, by owning the most of them.
 func (p Position) Winner() int { return int(p.winner) }
+
+// Draw reports a game over without a winner: all 11 columns are claimed,
+// nobody owns win_columns, and several players tie for the most.
+func (p Position) Draw() bool { return p.draw }
+
+// Over reports whether the game has ended, with a winner or a draw. A game
+// over has no legal choices and refuses stops.
+func (p Position) Over() bool { return p.winner >= 0 || p.draw }
+
+// result says how the game ended, for messages: "player 1 has won" or
+// "the game is a draw".
+func (p Position) result() string {
+	if p.draw {
+		return "the game is a draw"
+	}
+	return fmt.Sprintf("player %d has won", p.winner)
+}
 
 // Count is the number of runners on the board.
 func (r Runners) Count() int {
@@ -114,7 +135,10 @@ func (r Runners) Columns() []int {
 	return cs
 }
 
-// derive recomputes what follows from the pieces: claims and the winner.
+// allColumns has the bit of every column set.
+const allColumns = 1<<(MaxColumn+1) - 1<<MinColumn
+
+// derive recomputes what follows from the pieces: claims and the result.
 func (p *Position) derive() {
 	p.claimed = 0
 	for c := MinColumn; c <= MaxColumn; c++ {
@@ -122,11 +146,15 @@ func (p *Position) derive() {
 			p.claimed |= 1 << c
 		}
 	}
-	p.winner = p.findWinner()
+	p.winner, p.draw = p.findResult()
 }
 
-// findWinner is the player owning at least WinColumns columns, or -1.
-func (p *Position) findWinner() int8 {
+// findResult is the player owning at least WinColumns columns; failing
+// that, once every column is claimed (no roll could ever be used again),
+// the player owning the most, or a draw when several tie for the most.
+func (p *Position) findResult() (winner int8, draw bool) {
+	most, tied := 0, false
+	winner = -1
 	for pl := 0; pl < int(p.players); pl++ {
 		n := 0
 		for c := MinColumn; c <= MaxColumn; c++ {
@@ -135,10 +163,22 @@ func (p *Position) findWinner() int8 {
 			}
 		}
 		if n >= p.rules.WinColumns {
-			return int8(pl)
+			return int8(pl), false
+		}
+		switch {
+		case n > most:
+			most, tied, winner = n, false, int8(pl)
+		case n == most:
+			tied = true
 		}
 	}
-	return -1
+	switch {
+	case p.claimed != allColumns:
+		return -1, false
+	case tied:
+		return -1, true
+	}
+	return winner, false
 }
 
 // occupiedByOther reports whether a player other than the mover has a piece
@@ -210,8 +250,8 @@ func (p Position) Update(c Choice) (Position, error) {
 	if p.players == 0 {
 		return p, errors.New("update: not a position (use NewPosition or ParsePosition)")
 	}
-	if p.winner >= 0 {
-		return p, fmt.Errorf("update: the game is over, player %d has won", p.winner)
+	if p.Over() {
+		return p, fmt.Errorf("update: the game is over, %s", p.result())
 	}
 	if len(c.Sums) < 1 || len(c.Sums) > 2 {
 		return p, fmt.Errorf("update: a choice uses one or two sums, got %v", c.Sums)
@@ -239,7 +279,7 @@ func (p Position) Update(c Choice) (Position, error) {
 // Bust ends the turn of a roll that allowed nothing: the runners are removed
 // and the turn passes. A finished game is returned unchanged.
 func (p Position) Bust() Position {
-	if p.players == 0 || p.winner >= 0 {
+	if p.players == 0 || p.Over() {
 		return p
 	}
 	p.runners = Runners{}

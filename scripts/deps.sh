@@ -10,6 +10,8 @@ need=()
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v g++ >/dev/null || need+=(gcc g++)
 pkg-config --exists opencv4 2>/dev/null || need+=(libopencv-dev)
+# videotestsrc/videoconvert/appsink for GStreamer sources (and their tests).
+dpkg-query -W -f='${Status}' gstreamer1.0-plugins-base 2>/dev/null | grep -q 'ok installed' || need+=(gstreamer1.0-plugins-base)
 command -v curl >/dev/null || need+=(curl ca-certificates)
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}"
