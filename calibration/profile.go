@@ -92,9 +92,13 @@ func (p Profile) ReaderOpts(frame image.Point) camera.ReaderOpts {
 	return o
 }
 
+// SystemDir is the configuration directory of a packaged install.
+const SystemDir = "/etc/cantstop"
+
 // Dir returns the directory holding the configuration and calibration:
 // $CANTSTOP_CONFIG_DIR, else systemd's $CONFIGURATION_DIRECTORY (set by
-// ConfigurationDirectory=), else os.UserConfigDir()/cantstop.
+// ConfigurationDirectory=), else SystemDir when it exists, else
+// os.UserConfigDir()/cantstop.
 func Dir() (string, error) {
 	if d := os.Getenv("CANTSTOP_CONFIG_DIR"); d != "" {
 		return d, nil
@@ -102,6 +106,11 @@ func Dir() (string, error) {
 	if d := os.Getenv("CONFIGURATION_DIRECTORY"); d != "" {
 		first, _, _ := strings.Cut(d, ":") // systemd lists several as a:b
 		return first, nil
+	}
+	// A packaged install keeps config and profile together in /etc/cantstop,
+	// where the service looks (its ConfigurationDirectory).
+	if fi, err := os.Stat(SystemDir); err == nil && fi.IsDir() {
+		return SystemDir, nil
 	}
 	d, err := os.UserConfigDir()
 	if err != nil {

@@ -275,7 +275,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			// A lone pip must sit well inside the die (in an oblique view the top face's
 			// centre is off the blob's): at least 0.3 of a side from where the face ends.
 			dx, dy := pts[0][0]-float64(P)/2, pts[0][1]-float64(P)/2
-			if math.Hypot(dx, dy) > 0.35*S || clearance(C, P, pts[0], t) < 0.28*S {
+			if math.Hypot(dx, dy) > 0.45*S || clearance(C, P, pts[0], t) < 0.28*S {
 				return fail("single pip near the die's edge")
 			}
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {

@@ -28,11 +28,15 @@
 //     when every space above is occupied the runner lands on the top.
 //   - 7+7 with the runner one space below the top: the runner reaches the top,
 //     the second step is lost, and the choice still counts as using both sums.
-//   - A position whose game is won has no legal choices and busts on every
-//     roll; Game refuses rolls and stops after a win.
-//   - Rules.ValidateFor rejects a win_columns the players could fail to
-//     reach with all 11 columns claimed (3 players and 5 columns, 4 players
-//     and 4 or 5): such a game could never end.
+//   - All 11 columns claimed and nobody owning win_columns (possible with
+//     3 players and win_columns 5, 4 players and 4 or 5): no roll could ever
+//     be used again, so the stop that claims the last column ends the game
+//     at once. The player owning the most columns wins; if several tie for
+//     the most, the game is a draw (Position.Draw; Winner is -1). Every
+//     player count 2-4 is allowed with every win_columns 3, 4, 5.
+//   - A game over (Position.Over: won or drawn) has no legal choices, busts
+//     on every roll and refuses stops (ReasonGameOver); Game refuses rolls,
+//     choices and stops. The turn stays with the player whose stop ended it.
 //   - A roll that busts is recorded as the roll followed by the bust, and
 //     Game.Undo takes back both.
 //

@@ -19,7 +19,9 @@ type Setup struct {
 
 // Game is a position plus the record of how it was reached. Every action is
 // recorded; Undo takes back the last one exactly and Replay rebuilds a game
-// from its record. A Game is not safe for concurrent use.
+// from its record. Once the game is over (Position.Over) Roll, Choose and
+// Stop refuse with a *RefusedError (ReasonGameOver); Undo still works. A
+// Game is not safe for concurrent use.
 type Game struct {
 	setup   Setup
 	pos     Position
@@ -96,8 +98,8 @@ func (g *Game) Roll(d Dice) (Analysis, error) {
 	if err := d.Validate(); err != nil {
 		return Analysis{}, fmt.Errorf("roll: %w", err)
 	}
-	if w := g.pos.Winner(); w >= 0 {
-		return Analysis{}, &RefusedError{Refusal{Reason: ReasonGameOver, Player: w}}
+	if g.pos.Over() {
+		return Analysis{}, g.over()
 	}
 	if g.rolled {
 		return Analysis{}, fmt.Errorf("roll: choose one of the %d choices for roll %v first", len(g.legal), g.roll)
@@ -119,6 +121,9 @@ func (g *Game) Roll(d Dice) (Analysis, error) {
 // Choose applies one of the pending roll's legal choices, found by its
 // runners (the outcome is what identifies a choice).
 func (g *Game) Choose(c Choice) error {
+	if g.pos.Over() {
+		return g.over()
+	}
 	if !g.rolled {
 		return errors.New("choose: no roll is waiting for a choice: roll first")
 	}
@@ -139,6 +144,9 @@ func (g *Game) Choose(c Choice) error {
 
 // Stop banks the turn (see Position.Stop). A refused stop is a *RefusedError.
 func (g *Game) Stop() (StopResult, error) {
+	if g.pos.Over() {
+		return StopResult{Winner: g.pos.Winner(), Draw: g.pos.Draw()}, g.over()
+	}
 	if g.rolled {
 		return StopResult{Winner: -1}, fmt.Errorf("stop: choose one of the %d choices for roll %v first", len(g.legal), g.roll)
 	}
@@ -151,6 +159,11 @@ func (g *Game) Stop() (StopResult, error) {
 	g.actions = append(g.actions, Action{Kind: ActStop, Player: player})
 	g.pos = next
 	return res, nil
+}
+
+// over is the refusal of any action once the game is over.
+func (g *Game) over() error {
+	return &RefusedError{Refusal{Reason: ReasonGameOver, Player: g.pos.Winner()}}
 }
 
 // Undo takes back the last roll (with its bust), choice or stop, restoring

@@ -70,11 +70,11 @@ func (p *Position) analyze(d *Dice, os *outcomes, refs *[]Refusal) {
 	if p.players == 0 || d.Validate() != nil {
 		return
 	}
-	if p.winner >= 0 {
+	if p.Over() {
 		if refs != nil {
 			for pr := Pairing(0); pr < 3; pr++ {
 				x, y := sortedSums(d, pr)
-				*refs = append(*refs, Refusal{Pairing: pr, Sums: [2]int{x, y}, Reason: ReasonGameOver, Player: int(p.winner)})
+				*refs = append(*refs, Refusal{Pairing: pr, Sums: [2]int{x, y}, Reason: ReasonGameOver, Player: int(p.winner)}) // -1: a draw
 			}
 		}
 		return

@@ -258,8 +258,8 @@ func assemble(players, turn int, rules Rules, pieces []map[int]int, runners map[
 	if winners > 1 {
 		return Position{}, fmt.Errorf("%d players own %d columns: only one can have won", winners, rules.WinColumns)
 	}
-	if p.winner >= 0 && p.runners.Count() > 0 {
-		return Position{}, fmt.Errorf("player %d has won, so no runner can be on the board", p.winner)
+	if p.Over() && p.runners.Count() > 0 {
+		return Position{}, fmt.Errorf("%s, so no runner can be on the board", p.result())
 	}
 	return p, nil
 }
@@ -314,6 +314,7 @@ type positionJSON struct {
 	Pieces   []map[int]int `json:"pieces"`
 	Runners  map[int]int   `json:"runners"`
 	Winner   *int          `json:"winner,omitempty"`
+	Draw     bool          `json:"draw,omitempty"` // derived, like winner: ignored when read
 }
 
 // MarshalJSON writes the position as an object with its notation.
@@ -323,7 +324,7 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	}
 	w := int(p.winner)
 	j := positionJSON{Notation: p.String(), Players: int(p.players), Turn: int(p.turn), Rules: &p.rules,
-		Pieces: make([]map[int]int, p.players), Runners: map[int]int{}, Winner: &w}
+		Pieces: make([]map[int]int, p.players), Runners: map[int]int{}, Winner: &w, Draw: p.draw}
 	for pl := range j.Pieces {
 		j.Pieces[pl] = map[int]int{}
 		for c := MinColumn; c <= MaxColumn; c++ {

@@ -56,9 +56,9 @@ func oddsFor(usable uint16) Odds {
 // BustOdds counts the rolls that bust right now, for the mover's turn state:
 // runners placed and left, runners on a top space, claimed columns. Rule
 // options do not change it (skip_occupied never blocks a sum: an open
-// column's top space is always free). A finished game busts on every roll.
+// column's top space is always free). A finished game (won or drawn) busts on every roll.
 func BustOdds(p Position) Odds {
-	if p.players == 0 || p.winner >= 0 {
+	if p.players == 0 || p.Over() {
 		return Odds{Bust: Rolls}
 	}
 	return oddsFor(p.usableMask())

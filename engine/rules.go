@@ -21,24 +21,16 @@ func (r Rules) Validate() error {
 	return nil
 }
 
-// ValidateFor checks the rules for a game of players players. Besides
-// Validate it rejects a win_columns that the players could share the 11
-// columns without reaching (e.g. 4 players needing 4 columns: 3+3+3+2):
-// such a game could end with every column claimed and no winner, and
-// every roll a bust for ever.
+// ValidateFor checks the player count and the rules for a game of players
+// players. Every win_columns goes with every player count: where the 11
+// columns can be shared out with nobody reaching win_columns (3 players
+// and 5, 4 players and 4 or 5), the game ends when the last column is
+// claimed (see Position.Over).
 func (r Rules) ValidateFor(players int) error {
 	if err := validPlayers(players); err != nil {
 		return err
 	}
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	if players*(r.WinColumns-1) >= MaxColumn-MinColumn+1 {
-		most := (MaxColumn-MinColumn)/players + 1
-		return fmt.Errorf("win_columns %d with %d players: the 11 columns could be shared out with nobody owning %d, and the game would never end; use at most %d for %d players",
-			r.WinColumns, players, r.WinColumns, most, players)
-	}
-	return nil
+	return r.Validate()
 }
 
 // validPlayers checks a player count.

@@ -11,12 +11,15 @@ type Removal struct {
 
 // StopResult is what a stop does on the board: the mover's pieces moved up to
 // the runners (a Step per column; From 0 and New = a piece newly placed), the
-// columns claimed, the pieces removed, and the winner (-1 = none yet).
+// columns claimed, the pieces removed, and how the game stands: the winner
+// (-1 = none), or Draw when the stop claimed the last column with several
+// players tied for the most (see Position.Over).
 type StopResult struct {
 	Moves   []Step    `json:"moves"`
 	Claimed []int     `json:"claimed"`
 	Removed []Removal `json:"removed"`
 	Winner  int       `json:"winner"`
+	Draw    bool      `json:"draw,omitempty"`
 }
 
 // RefusedError is returned when an action is refused for a rules reason.
@@ -28,6 +31,9 @@ func (e *RefusedError) Error() string {
 	case ReasonStopOnOccupied:
 		return fmt.Sprintf("stop refused (%s): the runner in column %d stands on player %d's piece", r.Reason, r.Column, r.Player)
 	case ReasonGameOver:
+		if r.Player < 0 {
+			return fmt.Sprintf("refused (%s): the game is over, a draw", r.Reason)
+		}
 		return fmt.Sprintf("refused (%s): player %d has won", r.Reason, r.Player)
 	case ReasonNoRunnersToStop:
 		return fmt.Sprintf("stop refused (%s): no runner on the board yet, roll first", r.Reason)
@@ -44,8 +50,8 @@ func (p Position) CanStop() (bool, Refusal) {
 	case p.players == 0:
 		no.Reason = ReasonNoRunnersToStop
 		return false, no
-	case p.winner >= 0:
-		no.Reason, no.Player = ReasonGameOver, int(p.winner)
+	case p.Over():
+		no.Reason, no.Player = ReasonGameOver, int(p.winner) // -1: a draw
 		return false, no
 	case p.runners.Count() == 0:
 		no.Reason = ReasonNoRunnersToStop
@@ -67,11 +73,13 @@ func (p Position) CanStop() (bool, Refusal) {
 
 // Stop banks the turn: each runner becomes the mover's piece, a runner on a
 // top space claims that column and removes every other player's piece from
-// it, the winner is decided, and the turn passes (unless the game is won).
+// it, the result is decided, and the turn passes unless the game is over:
+// won by win_columns, or, with all 11 columns claimed, won by the most
+// columns or drawn.
 // A refused stop returns a *RefusedError.
 func (p Position) Stop() (Position, StopResult, error) {
 	if ok, why := p.CanStop(); !ok {
-		return p, StopResult{Winner: int(p.winner)}, &RefusedError{why}
+		return p, StopResult{Winner: int(p.winner), Draw: p.draw}, &RefusedError{why}
 	}
 	res := StopResult{Winner: -1}
 	t := int(p.turn)
@@ -96,8 +104,8 @@ func (p Position) Stop() (Position, StopResult, error) {
 	}
 	p.runners = Runners{}
 	p.derive()
-	res.Winner = int(p.winner)
-	if p.winner < 0 {
+	res.Winner, res.Draw = int(p.winner), p.draw
+	if !p.Over() {
 		p.turn = (p.turn + 1) % p.players
 	}
 	return p, res, nil

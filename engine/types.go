@@ -75,7 +75,7 @@ const (
 	ReasonMustUseBoth            // only one sum chosen though both can be used together
 	ReasonOneRunnerLeft          // both sums need a new runner and one is left: one or the other, not both
 	ReasonForcedPlacement        // forced_placement: another choice places more new runners
-	ReasonGameOver               // the game has a winner
+	ReasonGameOver               // the game is over (Player: the winner, -1 for a draw)
 	ReasonStopOnOccupied         // no_stop_on_occupied: a runner stands on an opponent's piece
 	ReasonNoRunnersToStop        // nothing to bank: no runner placed this turn
 )
