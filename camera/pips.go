@@ -21,6 +21,8 @@ type face struct {
 	why    string
 	notDie bool         // no pips at all: not a die
 	pips   [][2]float64 // image pixels
+	extra  [][2]float64 // pips seen in the patch but not used, image pixels
+	square float64
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -47,7 +49,8 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	}
 	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
 	// die's own edges give it well.
-	if d := edgeTurn(lab, P, S); math.Abs(d) > 2*math.Pi/180 {
+	d, square := edgeTurn(lab, P, S)
+	if math.Abs(d) > 2*math.Pi/180 {
 		c.r.ang += d
 		if lab, local, ok = warpFace(img, c.r, k, P); !ok {
 			return face{why: "die too close to the picture's edge"}
@@ -120,17 +123,28 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	if !found {
 		// Pips in no layout on something that runs off the picture is clutter at the
 		// border (a cable, a keyboard), not a die.
-		return face{why: why, notDie: c.edge}
+		return face{why: why, notDie: c.edge || square < 0.06, square: square}
 	}
-	f := face{value: ft.value}
+	f := face{value: ft.value, square: square}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+	isUsed := make(map[int]bool, len(used))
 	for _, i := range used {
-		dx, dy := pips[i].x/k, pips[i].y/k
-		f.pips = append(f.pips, [2]float64{c.r.cx + ca*dx - sa*dy, c.r.cy + sa*dx + ca*dy})
+		isUsed[i] = true
+	}
+	for i, p := range pips {
+		dx, dy := p.x/k, p.y/k
+		q := [2]float64{c.r.cx + ca*dx - sa*dy, c.r.cy + sa*dx + ca*dy}
+		if isUsed[i] {
+			f.pips = append(f.pips, q)
+		} else {
+			f.extra = append(f.extra, q)
+		}
 	}
 	occ, free := gridContrast(C, P, ft)
 	f.conf = clamp01((occ-free)/occ) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
 	if c.edge {
+		// Something that reaches the picture's edge cannot be checked whole: a die there may
+		// show a side face or be cut off, and clutter there may look like pips.
 		f.why = "die partly outside the picture"
 		f.value = 0
 	}
@@ -176,9 +190,14 @@ func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, []byte, bool)
 	lab := toLab(out)
 	// The local face colour: a median over about two pip widths, so shading and marbling
 	// cancel out and a pip stands out from its own surroundings.
+	// Computed at half size: a large median is the costliest step of reading a face.
+	half := gocv.NewMat()
+	defer half.Close()
+	gocv.Resize(out, &half, image.Pt(P/2, P/2), 0, 0, gocv.InterpolationArea)
+	gocv.MedianBlur(half, &half, (P/12)|1)
 	med := gocv.NewMat()
 	defer med.Close()
-	gocv.MedianBlur(out, &med, (P/6)|1)
+	gocv.Resize(half, &med, image.Pt(P, P), 0, 0, gocv.InterpolationLinear)
 	return lab.p, toLab(med).p, true
 }
 
@@ -275,7 +294,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			// A lone pip must sit well inside the die (in an oblique view the top face's
 			// centre is off the blob's): at least 0.3 of a side from where the face ends.
 			dx, dy := pts[0][0]-float64(P)/2, pts[0][1]-float64(P)/2
-			if math.Hypot(dx, dy) > 0.45*S || clearance(C, P, pts[0], t) < 0.28*S {
+			if math.Hypot(dx, dy) > 0.35*S || clearance(C, P, pts[0], t) < 0.28*S {
 				return fail("single pip near the die's edge")
 			}
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
@@ -376,9 +395,12 @@ func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 
 // edgeTurn returns how far (radians, within ±45°) the die's edges in the patch are turned from
 // its axes, from the 4-fold symmetric average of the gradient directions of the L channel.
-func edgeTurn(lab []byte, P int, S float64) float64 {
+//
+// It also returns how square the edges are: the strength of that 4-fold average relative to
+// all gradient energy (near 0 for a disc or clutter, clearly above for a die).
+func edgeTurn(lab []byte, P int, S float64) (float64, float64) {
 	half := float64(P) / 2
-	var c4, s4 float64
+	var c4, s4, tot float64
 	for y := 1; y < P-1; y++ {
 		if math.Abs(float64(y)-half) > 0.7*S {
 			continue
@@ -395,12 +417,16 @@ func edgeTurn(lab []byte, P int, S float64) float64 {
 				continue
 			}
 			// cos4φ and sin4φ from the gradient without trigonometry.
+			tot += w
 			c2, s2 := (gx*gx-gy*gy)/w, 2*gx*gy/w
 			c4 += w * (c2*c2 - s2*s2)
 			s4 += w * 2 * c2 * s2
 		}
 	}
-	return math.Atan2(s4, c4) / 4
+	if tot == 0 {
+		return 0, 0
+	}
+	return math.Atan2(s4, c4) / 4, math.Hypot(c4, s4) / tot
 }
 
 // clearance is the shortest of the four axis-aligned walks from p, past its own pip, to a pixel

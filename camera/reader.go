@@ -36,7 +36,7 @@ type ReaderOpts struct {
 // DefaultReaderOpts returns options for an uncalibrated rig reading any number of dice.
 func DefaultReaderOpts() ReaderOpts {
 	return ReaderOpts{
-		DetectMaxDim:   400,
+		DetectMaxDim:   320,
 		FaceSide:       48,
 		MinContrast:    14,
 		MaxLayoutError: 0.42,
@@ -104,8 +104,15 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			if len(alt) > 1 && !plausibleSplit(alt) {
 				continue
 			}
-			for _, c := range alt {
-				f := r.readFace(img, c)
+			faces := make([]face, len(alt))
+			for i, c := range alt {
+				faces[i] = r.readFace(img, c)
+			}
+			if len(alt) > 1 && !explainsPips(alt, faces) {
+				continue
+			}
+			for i, c := range alt {
+				f := faces[i]
 				if f.notDie {
 					score -= 0.5
 					continue
@@ -164,6 +171,29 @@ func plausibleSplit(parts []cand) bool {
 	for _, s := range sides {
 		if s < 0.6*m {
 			return false
+		}
+	}
+	return true
+}
+
+// explainsPips says whether a split of a blob into dice accounts for its pips: a pip that a
+// part saw but did not use, and that is nearer that part than any other, means the split cut
+// through a face (two halves of a 6 read as two 2s).
+func explainsPips(parts []cand, faces []face) bool {
+	for i, f := range faces {
+		if f.value == 0 {
+			continue
+		}
+		for _, p := range f.extra {
+			near, best := -1, math.Inf(1)
+			for j, c := range parts {
+				if d := math.Hypot(p[0]-c.r.cx, p[1]-c.r.cy); d < best {
+					near, best = j, d
+				}
+			}
+			if near == i && best < 0.75*parts[i].side {
+				return false
+			}
 		}
 	}
 	return true

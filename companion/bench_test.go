@@ -119,9 +119,9 @@ func BenchmarkOKToChoices(b *testing.B) {
 		cur = i % len(frames)
 		start := time.Now()
 		presses <- hw.Event{Button: hw.OK}
-		s := waitFor(display.KindChoices, display.KindDice, display.KindStatus+100)
-		for s.Kind == display.KindStatus {
-			s = waitFor(display.KindChoices, display.KindDice)
+		s := waitFor(display.KindChoices, display.KindDice, display.KindStatus)
+		for s.Kind == display.KindStatus && s.Status == display.StatusReading {
+			s = waitFor(display.KindChoices, display.KindDice, display.KindStatus)
 		}
 		took = append(took, time.Since(start))
 		b.StopTimer()

@@ -86,14 +86,19 @@ func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, 
 // last roll played), one per screen: Prev/Next scroll, any other press returns.
 func (c *Companion) rules(ctx context.Context, dice *engine.Dice) error {
 	var refs []engine.Refusal
-	switch {
+	switch last := c.lastAction(); {
 	case !c.t.started:
 	case dice != nil:
 		refs = engine.Explain(c.t.pos, *dice).Refusals
-	default:
-		if ok, why := c.t.pos.CanStop(); !ok && why.Reason == engine.ReasonStopOnOccupied {
-			refs = append(refs, why)
+	case last.Op == OpMove || last.Op == OpBust:
+		// The roll just played, in the position it was played in.
+		var before table
+		if err := before.rebuild(c.t.actions[:len(c.t.actions)-1]); err == nil {
+			refs = engine.Explain(before.pos, last.Dice).Refusals
 		}
+	}
+	if ok, why := c.t.pos.CanStop(); c.t.started && !ok && why.Reason == engine.ReasonStopOnOccupied {
+		refs = append(refs, why)
 	}
 	sel := 0
 	for {

@@ -80,7 +80,7 @@ func BenchmarkRandomGame(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		p, _ := NewPosition(2, DefaultRules(), 0)
 		rolls := 0
-		for p.Winner() < 0 {
+		for !p.Over() {
 			actions++
 			if rolls == 3 {
 				p, _, _ = p.Stop()
@@ -108,7 +108,7 @@ func BenchmarkRandomGameRecorded(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		g, _ := NewGame(Setup{Players: 2, Rules: DefaultRules()})
 		rolls := 0
-		for g.Position().Winner() < 0 {
+		for !g.Position().Over() {
 			if rolls == 3 {
 				_, _ = g.Stop()
 				rolls = 0

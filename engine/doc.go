@@ -32,8 +32,10 @@
 //     3 players and win_columns 5, 4 players and 4 or 5): no roll could ever
 //     be used again, so the stop that claims the last column ends the game
 //     at once. The player owning the most columns wins; if several tie for
-//     the most, the game is a draw (Position.Draw; Winner is -1). Every
-//     player count 2-4 is allowed with every win_columns 3, 4, 5.
+//     the most, the game is a draw (Position.Draw; Winner is -1). With 3
+//     players and 5, or 4 players and 4, such an end is always a draw
+//     (4+4+3, 3+3+3+2); with 4 players and 5 it can be a win (4+3+2+2).
+//     Every player count 2-4 is allowed with every win_columns 3, 4, 5.
 //   - A game over (Position.Over: won or drawn) has no legal choices, busts
 //     on every roll and refuses stops (ReasonGameOver); Game refuses rolls,
 //     choices and stops. The turn stays with the player whose stop ended it.

@@ -98,3 +98,13 @@ func ExampleRollOff() {
 	// again: [0 2]
 	// first: 2
 }
+
+// With four players needing five columns, the 11 columns can all be claimed
+// with nobody owning five: the stop claiming the last one ends the game, and
+// the player owning the most columns wins (a tie for the most is a draw).
+func ExamplePosition_Over() {
+	p, _ := engine.ParsePosition("4:1:2@3,3@5,4@7,5@9/6@11,7@13/8@11,9@9/10@7,11@5:12@3:w5")
+	q, res, _ := p.Stop()
+	fmt.Println(q.Over(), q.Winner(), q.Draw(), res.Winner)
+	// Output: true 0 false 0
+}

@@ -19,8 +19,12 @@ func TestRulesValidate(t *testing.T) {
 		{2, Rules{WinColumns: 7}, "win_columns 7 is not a rule"},
 		{2, Rules{}, "win_columns 0 is not a rule"},
 		{2, Rules{WinColumns: 3, SkipOccupied: true, NoStopOnOccupied: true}, "cannot be combined"},
-		{3, Rules{WinColumns: 5}, "use at most 4 for 3 players"},
-		{4, Rules{WinColumns: 4}, "use at most 3 for 4 players"},
+		{5, Rules{WinColumns: 7}, "5 players"},
+		// Every win_columns with every player count: a game in which the
+		// 11 columns are shared out short of it ends with the last claim.
+		{3, Rules{WinColumns: 5}, ""},
+		{4, Rules{WinColumns: 4}, ""},
+		{4, Rules{WinColumns: 5, ForcedPlacement: true}, ""},
 		{2, Rules{WinColumns: 5, SkipOccupied: true, ForcedPlacement: true}, ""},
 		{3, Rules{WinColumns: 4, NoStopOnOccupied: true}, ""},
 	} {

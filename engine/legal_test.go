@@ -191,6 +191,7 @@ func TestLegalRules(t *testing.T) {
 		{"7+7 lost step at the top", "2:0::7@12", "3434", []string{"6@1,7@12,8@1", "7@13"}, nil},
 		{"no runner left", "2:0::2@1,3@1,4@1", "6666", []string{}, []Reason{ReasonNoRunner}},
 		{"game over", "2:0:2@3,3@5,4@7/", "1111", []string{}, []Reason{ReasonGameOver}},
+		{"game over, a draw", "3:1:2@3,3@5,4@7,5@9/6@11,7@13,8@11,9@9/10@7,11@5,12@3::w5", "1111", []string{}, []Reason{ReasonGameOver}},
 		{"forced placement refuses advancing", "2:0::6@1,10@1:forced", "1546", []string{"5@1,6@1,10@1", "6@1,10@1,11@1", "6@1,7@1,10@1", "6@1,9@1,10@1"}, []Reason{ReasonOneRunnerLeft, ReasonForcedPlacement}},
 	}
 	for _, tc := range tests {

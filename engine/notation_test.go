@@ -15,6 +15,8 @@ func TestParsePositionRoundTrip(t *testing.T) {
 		"4:3:2@1,7@13/3@2/4@1/5@5:3@3,6@2:skip",
 		"2:0:::nostop",
 		"2:1:2@3,3@5,4@7/",
+		"4:0:::w4",
+		"3:1:2@3,3@5,4@7,5@9/6@11,7@13,8@11,9@9/10@7,11@5,12@3::w5", // a draw
 	} {
 		p, err := ParsePosition(s)
 		if err != nil {
@@ -59,7 +61,7 @@ func TestParsePositionErrors(t *testing.T) {
 		"2:0:12@3/:12@1":                "column 12 is claimed by player 0, no runner",
 		"2:0:::w7":                      `unknown option "w7"`,
 		"2:0:::skip,nostop":             "cannot be combined",
-		"4:0:::w4":                      "win_columns 4 with 4 players",
+		"4:0:::w6":                      `unknown option "w6"`,
 		"2:0:2@3,3@5,4@7/:5@1":          "player 0 has won, so no runner",
 		"2:0:2@3,3@5,4@7/5@9,6@11,8@11": "only one can have won",
 		"2:0::a@1":                      `column "a" is not a number 2-12`,
@@ -112,7 +114,7 @@ func TestPositionJSON(t *testing.T) {
 // FuzzParsePosition: the parser never panics, and whatever it accepts
 // formats to a canonical string that parses back to the same position.
 func FuzzParsePosition(f *testing.F) {
-	for _, s := range []string{"2:0", "2:1:7@4/7@5:6@1,10@1", "3:0:12@3//:2@1:w4,forced", "4:3:2@1,7@13/3@2/4@1/5@5:3@3,6@2:skip", "2:0:::nostop", "2:0::7@14", "2:0:+7@4/:"} {
+	for _, s := range []string{"2:0", "2:1:7@4/7@5:6@1,10@1", "3:0:12@3//:2@1:w4,forced", "4:3:2@1,7@13/3@2/4@1/5@5:3@3,6@2:skip", "2:0:::nostop", "2:0::7@14", "2:0:+7@4/:", "4:0:2@3,3@5,4@7,5@9/6@11,7@13,8@11/9@9,10@7/11@5,12@3::w5"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

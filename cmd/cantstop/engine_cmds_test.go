@@ -35,7 +35,11 @@ func TestMovesCmdText(t *testing.T) {
 		{[]string{"moves", "2:0::6@1,7@3,8@1", "3,3,3,5"}, []string{"6 alone or 8 alone is not allowed: both sums can be used, so both must be"}},
 		{[]string{"moves", "3:0:7@4/7@5/7@6::skip", "3411"}, []string{"place a runner in column 7 on space 7 (your piece is on 4), skipping spaces 5-6 (taken by other players)"}},
 		{[]string{"moves", "2:0::7@12", "3434"}, []string{"7+7 (3+4 and 3+4): move the runner in column 7 from space 12 to 13 (top), then the second step is lost past the top"}},
-		{[]string{"moves", "2:0:2@3,3@5,4@7/", "1111"}, []string{"player 0 has won", "the game is over: player 0 has won"}},
+		{[]string{"moves", "2:0:2@3,3@5,4@7/", "1111"}, []string{"player 0 has won.", "The game is over: no roll can be used.", "the game is over: player 0 has won"}},
+		{[]string{"moves", "3:1:2@3,3@5,4@7,5@9/6@11,7@13,8@11,9@9/10@7,11@5,12@3::w5", "1111"}, []string{
+			"the game is a draw: all 11 columns are claimed, nobody owns 5, and players 0, 1 tie with 4 each.", "the game is over: it is a draw"}},
+		{[]string{"moves", "4:1:2@3,3@5,4@7,5@9/6@11,7@13,12@3/8@11,9@9/10@7,11@5::w5", "1111"}, []string{
+			"player 0 has won: all 11 columns are claimed, nobody owns 5, and player 0 owns the most (4).", "the game is over: player 0 has won"}},
 	} {
 		out, err := runEngine(t, tc.args...)
 		if err != nil {

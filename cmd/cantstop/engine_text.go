@@ -20,10 +20,34 @@ func engJoinInts(xs []int, sep string) string {
 	return strings.Join(s, sep)
 }
 
+// engDescribeEnd says how a game over ended: a win by win_columns, or with
+// all 11 columns claimed, a win on the most columns or a draw.
+func engDescribeEnd(p engine.Position) string {
+	w := p.Winner()
+	if w >= 0 && len(p.Claimed(w)) >= p.Rules().WinColumns {
+		return fmt.Sprintf("player %d has won", w)
+	}
+	most, tied := 0, []string{}
+	for pl := 0; pl < p.Players(); pl++ {
+		switch n := len(p.Claimed(pl)); {
+		case n > most:
+			most, tied = n, []string{strconv.Itoa(pl)}
+		case n == most:
+			tied = append(tied, strconv.Itoa(pl))
+		}
+	}
+	if p.Draw() {
+		return fmt.Sprintf("the game is a draw: all 11 columns are claimed, nobody owns %d, and players %s tie with %d each",
+			p.Rules().WinColumns, strings.Join(tied, ", "), most)
+	}
+	return fmt.Sprintf("player %d has won: all 11 columns are claimed, nobody owns %d, and player %d owns the most (%d)",
+		w, p.Rules().WinColumns, w, most)
+}
+
 // engDescribePosition is a one-line summary of the mover's state.
 func engDescribePosition(p engine.Position) string {
-	if w := p.Winner(); w >= 0 {
-		return fmt.Sprintf("Position %s: player %d has won.", p, w)
+	if p.Over() {
+		return fmt.Sprintf("Position %s: %s.", p, engDescribeEnd(p))
 	}
 	rs := p.Runners()
 	var parts []string
@@ -130,6 +154,9 @@ func engDescribeRefusal(r engine.Refusal) string {
 		}
 		return fmt.Sprintf("%s is not allowed: with forced placement another choice places more new runners", what)
 	case engine.ReasonGameOver:
+		if r.Player < 0 {
+			return "the game is over: it is a draw"
+		}
 		return fmt.Sprintf("the game is over: player %d has won", r.Player)
 	case engine.ReasonStopOnOccupied:
 		return fmt.Sprintf("cannot stop: the runner in column %d stands on player %d's piece (no_stop_on_occupied)", r.Column, r.Player)
@@ -144,9 +171,12 @@ func engDescribeRefusal(r engine.Refusal) string {
 func engWriteMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analysis) {
 	fmt.Fprintln(w, engDescribePosition(p))
 	fmt.Fprintf(w, "Roll %d %d %d %d.\n", d[0], d[1], d[2], d[3])
-	if a.Bust() {
+	switch {
+	case p.Over():
+		fmt.Fprintln(w, "\nThe game is over: no roll can be used.")
+	case a.Bust():
 		fmt.Fprintln(w, "\nBUST: no pairing can be used. The runners are removed and the turn passes.")
-	} else {
+	default:
 		fmt.Fprintf(w, "\nLegal choices (%d):\n", len(a.Choices))
 		for i, c := range a.Choices {
 			fmt.Fprintf(w, "  %d. %s\n", i+1, engDescribeChoice(d, c))

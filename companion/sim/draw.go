@@ -273,3 +273,12 @@ func mix(a, b color.RGBA, t float64) color.RGBA {
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+// values are the thrown dice's values, in throw order.
+func (l Look) values() []int {
+	v := make([]int, len(l.Dice))
+	for i, d := range l.Dice {
+		v[i] = d.Value
+	}
+	return v
+}

@@ -46,6 +46,11 @@ type Summary struct {
 // Write prints the summary, one fact a line.
 func (s Summary) Write(w io.Writer) {
 	g, r := s.Games, s.Reads
+	if g.Wins == nil { // interactive: only the reader's figures
+		fmt.Fprintf(w, "seed %d: reads: %d, read %d, refused %d, misread %d, mean %.1f ms\n",
+			s.Seed, r.Reads, r.Read, r.Unreadable, len(r.Wrong), r.MeanMS())
+		return
+	}
 	fmt.Fprintf(w, "seed %d: %d games, %d turns, %d moves, %d busts, %d stops (%d refused) in %s\n",
 		s.Seed, g.Games, g.Turns, g.Moves, g.Busts, g.Stops, g.Refused, s.Elapsed.Round(time.Millisecond))
 	wins := make([]string, len(g.Wins))
@@ -188,18 +193,32 @@ func (h withHelp) Show(s display.Screen) error {
 	return err
 }
 
-// PeakRSS is the process's peak resident memory (VmHWM) in KiB, on Linux.
-func PeakRSS() (int, error) {
+// Memory is the process's memory from /proc/self/status, in KiB (Linux).
+type Memory struct {
+	PeakRSS int // VmHWM: peak resident set
+	RSS     int // VmRSS now
+	Anon    int // RssAnon: the program's own heap and stacks
+	File    int // RssFile: mapped files, mostly shared libraries (OpenCV)
+}
+
+// ReadMemory reads the process's memory figures.
+func ReadMemory() (Memory, error) {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
-		return 0, fmt.Errorf("peak memory: %w", err)
+		return Memory{}, fmt.Errorf("memory: %w", err)
 	}
 	defer f.Close()
+	var m Memory
+	fields := map[string]*int{"VmHWM:": &m.PeakRSS, "VmRSS:": &m.RSS, "RssAnon:": &m.Anon, "RssFile:": &m.File}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			return strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+		k, v, _ := strings.Cut(sc.Text(), "\t")
+		if dst, ok := fields[k]; ok {
+			*dst, _ = strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
 		}
 	}
-	return 0, fmt.Errorf("peak memory: no VmHWM in /proc/self/status")
+	if m.PeakRSS == 0 {
+		return m, fmt.Errorf("memory: no VmHWM in /proc/self/status")
+	}
+	return m, sc.Err()
 }
