@@ -43,7 +43,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	k := S / c.side
-	lab, local, ok := warpFace(img, c.r, k, P)
+	lab, ok := warpFace(img, c.r, k, P)
 	if !ok {
 		return face{why: "die too close to the picture's edge"}
 	}
@@ -52,7 +52,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	d, square := edgeTurn(lab, P, S)
 	if math.Abs(d) > 2*math.Pi/180 {
 		c.r.ang += d
-		if lab, local, ok = warpFace(img, c.r, k, P); !ok {
+		if lab, ok = warpFace(img, c.r, k, P); !ok {
 			return face{why: "die too close to the picture's edge"}
 		}
 	}
@@ -70,21 +70,21 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		}
 	}
 	fL, fA, fB := median(Ls), median(As), median(Bs)
+	// Contrast with the face's median colour, read at three thresholds: Otsu's, lower for
+	// faint pips (red on black), higher for pips that merge. (A contrast with the local median,
+	// which cancels marbling, found more faces but misread more of them.)
 	C := make([]float64, P*P)
 	var inner []float64
 	for y := 0; y < P; y++ {
 		for x := 0; x < P; x++ {
 			i := y*P + x
 			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
-			ll, la, lb := float64(lab[3*i])-float64(local[3*i]), float64(lab[3*i+1])-float64(local[3*i+1]), float64(lab[3*i+2])-float64(local[3*i+2])
-			C[i] = math.Min(math.Sqrt(dl*dl+2*(da*da+db*db)), math.Sqrt(ll*ll+2*(la*la+lb*lb)))
+			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
 			if math.Abs(float64(x)-half) < 0.38*S && math.Abs(float64(y)-half) < 0.38*S { // inside the face: no tray
 				inner = append(inner, C[i])
 			}
 		}
 	}
-	// Otsu's threshold first; faint pips (red on black) need a lower one, pips that merge a
-	// higher one. The layout checks decide which is right.
 	t0 := math.Max(otsu(inner, 0, quantile(inner, 0.995)+1), r.o.MinContrast)
 	var (
 		pips []pip
@@ -92,8 +92,8 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		used []int
 		why  string
 	)
-	// Every threshold that gives a valid face must give the same value: a faint pip seen at
-	// one threshold and missed at another (a 3 read as a 2) makes the face ambiguous.
+	// Every attempt that gives a valid face must give the same value: a faint pip seen in
+	// one and missed in another (a 3 read as a 2) makes the face ambiguous.
 	anyPips := false
 	found := false
 	for _, f := range []float64{1, 0.65, 1.4} {
@@ -121,8 +121,8 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		return face{notDie: true, why: "no pips"}
 	}
 	if !found {
-		// Pips in no layout on something that runs off the picture is clutter at the
-		// border (a cable, a keyboard), not a die.
+		// Pips in no layout on something that runs off the picture (a cable, a keyboard) or
+		// whose edges are not square (a round tray foot) is clutter, not a die.
 		return face{why: why, notDie: c.edge || square < 0.06, square: square}
 	}
 	f := face{value: ft.value, square: square}
@@ -153,12 +153,12 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 
 // warpFace returns the Lab bytes of a P×P patch centred on the candidate, rotated to its axes
 // and scaled by k.
-func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, []byte, bool) {
+func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
 	reach := float64(P) / k * 0.75
 	box := image.Rect(int(rr.cx-reach), int(rr.cy-reach), int(rr.cx+reach)+1, int(rr.cy+reach)+1).
 		Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
 	if box.Dx() < 4 || box.Dy() < 4 {
-		return nil, nil, false
+		return nil, false
 	}
 	roi := img.Region(box)
 	defer roi.Close()
@@ -188,17 +188,7 @@ func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, []byte, bool)
 	defer out.Close()
 	gocv.WarpAffineWithParams(src, &out, m, image.Pt(P, P), gocv.InterpolationLinear, gocv.BorderReplicate, colorBlack)
 	lab := toLab(out)
-	// The local face colour: a median over about two pip widths, so shading and marbling
-	// cancel out and a pip stands out from its own surroundings.
-	// Computed at half size: a large median is the costliest step of reading a face.
-	half := gocv.NewMat()
-	defer half.Close()
-	gocv.Resize(out, &half, image.Pt(P/2, P/2), 0, 0, gocv.InterpolationArea)
-	gocv.MedianBlur(half, &half, (P/12)|1)
-	med := gocv.NewMat()
-	defer med.Close()
-	gocv.Resize(half, &med, image.Pt(P, P), 0, 0, gocv.InterpolationLinear)
-	return lab.p, toLab(med).p, true
+	return lab.p, true
 }
 
 // findPips returns compact blobs above the contrast threshold inside the die's neighbourhood.

@@ -45,8 +45,8 @@ func TestReadTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	floors := map[string]struct{ exact, dice float64 }{
-		"nell-byler<=6": {30, 60},
-		"matteop65<=6":  {20, 55},
+		"nell-byler<=6": {15, 65},
+		"matteop65<=6":  {50, 85},
 		"tai-studio<=6": {100, 100},
 	}
 	for _, s := range rep.Sets {
@@ -61,8 +61,9 @@ func TestReadTestdata(t *testing.T) {
 			t.Errorf("%s: exact %.1f%% (floor %.0f), dice %.1f%% (floor %.0f)", s.Name, s.ExactPct(), f.exact, s.DicePct(), f.dice)
 		}
 	}
-	if rep.Total.Misread > 2 {
-		t.Errorf("%d photos reported read with wrong values", rep.Total.Misread)
+	// Measured: 1 (matteop65/dice_40.jpg, a side face read as a second die).
+	if rep.Total.Misread > 1 {
+		t.Errorf("%d photos reported read with a wrong value", rep.Total.Misread)
 	}
 }
 
@@ -81,8 +82,8 @@ func TestReadShared(t *testing.T) {
 	for _, s := range append(rep.Sets, rep.Total) {
 		t.Logf("%s: %d photos, exact %.1f%%, dice %.1f%%, misread %d, median %.1f ms", s.Name, s.Photos, s.ExactPct(), s.DicePct(), s.Misread, s.MedianMS)
 	}
-	if rep.Total.DicePct() < 60 {
-		t.Errorf("total dice %.1f%%, floor 60%%", rep.Total.DicePct())
+	if rep.Total.DicePct() < 66 || rep.Total.ExactPct() < 40 {
+		t.Errorf("total: exact %.1f%% (floor 40), dice %.1f%% (floor 66)", rep.Total.ExactPct(), rep.Total.DicePct())
 	}
 }
 

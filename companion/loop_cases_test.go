@@ -200,3 +200,33 @@ func TestResume(t *testing.T) {
 		t.Fatalf("resume: %d players, %d runners", c2.t.pos.Players(), c2.t.pos.Runners().Count())
 	}
 }
+
+// TestRulesExplainLastRoll: after a called bust, the menu's rules entry says
+// why each sum of that roll was refused.
+func TestRulesExplainLastRoll(t *testing.T) {
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok), choose(6, 8), press(display.KindMove, ok),
+		choose(2, 2), press(display.KindMove, ok),
+		press(display.KindBust, ok),
+		press(display.KindTurn, long(hw.OK), short(hw.Next), short(hw.Next), ok),
+		step{kind: display.KindRules, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				if len(s.Refusals) == 0 {
+					return fmt.Errorf("no refusals for the bust")
+				}
+				for _, r := range s.Refusals {
+					if r.Reason != engine.ReasonNoRunner {
+						return fmt.Errorf("refusal %+v, want no runner left", r)
+					}
+				}
+				return nil
+			}},
+		press(display.KindMenu, short(hw.Stop)),
+		press(display.KindTurn, short(hw.Next)),
+	))
+	c, _ := play(t, t.TempDir(), reads([]int{2, 4, 4, 4}, []int{1, 1, 1, 1}, []int{5, 5, 6, 6}), Options{}, script...)
+	if c.t.pos.Turn() != 1 || lastOp(c).Op != OpBust {
+		t.Fatalf("turn %d, last %s", c.t.pos.Turn(), lastOp(c).Op)
+	}
+}

@@ -2,6 +2,7 @@ package display
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/cantstop/cantstop/engine"
@@ -41,7 +42,7 @@ func TestEngineGames(t *testing.T) {
 				}
 			}
 		}
-		for turn := 0; turn < 400 && p.Winner() < 0; turn++ {
+		for turn := 0; turn < 400 && !p.Over(); turn++ {
 			o := engine.BustOdds(p)
 			show(Screen{Kind: KindTurn, Player: p.Turn(), RunnersLeft: p.RunnersLeft(), BustRolls: o.Bust, Rolls: engine.Rolls})
 			d := engine.Dice{1 + rng.IntN(6), 1 + rng.IntN(6), 1 + rng.IntN(6), 1 + rng.IntN(6)}
@@ -82,10 +83,10 @@ func TestEngineGames(t *testing.T) {
 				show(Screen{Kind: KindStop, Player: mover, Stop: st, Selected: rows - 1})
 			}
 		}
-		if p.Winner() < 0 {
+		if !p.Over() {
 			t.Fatalf("game %d did not end", g)
 		}
-		show(Screen{Kind: KindWinner, Player: p.Winner()})
+		show(Screen{Kind: KindWinner, Player: p.Winner(), Draw: p.Draw(), WinColumns: rules.WinColumns})
 		_, why := p.CanStop()
 		show(Screen{Kind: KindRules, Refusals: []engine.Refusal{why}})
 	}
@@ -99,4 +100,69 @@ func withClaims(ps []Player, p engine.Position) []Player {
 		out[i] = pl
 	}
 	return out
+}
+
+// TestEngineStalemate plays the stop that claims the last column in real
+// engine positions where nobody owns win_columns, and shows the end screen
+// the companion would: a draw names exactly the players tied for the most
+// columns; a win on the most columns says so.
+func TestEngineStalemate(t *testing.T) {
+	for _, c := range []struct {
+		pos   string // the mover's runner on the top of the last open column
+		tied  []string
+		most  int
+		loser string // a player who must not be named
+	}{
+		{"3:1:2@3,3@5,4@7,5@9/6@11,7@13,8@11/9@9,10@7,11@5:12@3:w5", []string{"Anna", "Ben"}, 4, "Лёва"},
+		{"4:3:2@3,3@5,4@7/5@9,6@11,7@13/8@11,9@9,10@7/11@5:12@3:w5", []string{"Anna", "Ben", "Лёва"}, 3, "Zoë"},
+		{"4:3:2@3,3@5,4@7/5@9,6@11,7@13/8@11,9@9,10@7/11@5:12@3:w4", []string{"Anna", "Ben", "Лёва"}, 3, "Zoë"},
+		{"4:0:2@3,3@5,4@7/5@9,6@11,7@13/8@11,9@9/10@7,11@5:12@3:w5", []string{"Anna"}, 4, "Ben"},
+	} {
+		p, err := engine.ParsePosition(c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, res, err := p.Stop()
+		if err != nil {
+			t.Fatalf("%s: stop: %v", c.pos, err)
+		}
+		draw := len(c.tied) > 1
+		if !p.Over() || p.Draw() != draw || res.Draw != draw {
+			t.Fatalf("%s: over %v draw %v (stop said %v), want draw %v", c.pos, p.Over(), p.Draw(), res.Draw, draw)
+		}
+		s := Screen{Kind: KindWinner, Players: withClaims(samplePlayers[:p.Players()], p),
+			Player: res.Winner, Draw: res.Draw, WinColumns: p.Rules().WinColumns}
+		for _, l := range Languages() {
+			if _, err := Render(s, l); err != nil {
+				t.Errorf("%s: %v", c.pos, err)
+			}
+			tl, _ := translator(l)
+			text, err := Text(s, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{tl.f(mDraw), strings.Join(c.tied, ", "), tl.n(mEach, c.most)}
+			if !draw {
+				want = []string{c.tied[0], tl.f(mMostColumns)}
+			}
+			// On the OLED too: the optional lines must not have been dropped.
+			ct, _ := compose(s, tl)
+			f, _ := fit(ct)
+			var oled []string
+			for _, r := range f.rows {
+				oled = append(oled, r.text)
+			}
+			for _, w := range want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s in %s: %q missing from\n%s", c.pos, l, w, text)
+				}
+				if !strings.Contains(strings.Join(oled, " "), w) {
+					t.Errorf("%s in %s: %q does not fit the OLED: %q", c.pos, l, w, oled)
+				}
+			}
+			if strings.Contains(text, c.loser) {
+				t.Errorf("%s in %s: %s named on the end screen:\n%s", c.pos, l, c.loser, text)
+			}
+		}
+	}
 }

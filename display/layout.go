@@ -84,10 +84,7 @@ func compose(s Screen, t tr) (content, error) {
 		c.add(para{text: t.f(mBustText)})
 		c.add(para{text: t.f(mNext, s.player(s.Next).Name)})
 	case KindWinner:
-		p := s.player(s.Player)
-		c.title = t.f(mTGameOver)
-		c.add(para{text: p.Name, big: true, center: true})
-		c.add(para{text: t.f(mWinsWith, t.columns(p.Claimed)), center: true})
+		composeWinner(&c, s, t)
 	case KindOdds:
 		rolls := s.Rolls
 		if rolls <= 0 {
@@ -198,6 +195,39 @@ func composeRollOff(c *content, s Screen, t tr) {
 	default:
 		c.title = t.f(mTWhoStarts)
 	}
+}
+
+// composeWinner shows the winner, or a draw and who tied: the names and the
+// count give way, count first, when long names leave no room for them.
+func composeWinner(c *content, s Screen, t tr) {
+	c.title = t.f(mTGameOver)
+	if s.Draw {
+		c.add(para{text: t.f(mDraw), big: true, center: true})
+		if names, most := tied(s.Players); most > 0 {
+			c.add(para{text: strings.Join(names, ", "), center: true, optional: true})
+			c.add(para{text: t.n(mEach, most), center: true, optional: true})
+		}
+		return
+	}
+	p := s.player(s.Player)
+	c.add(para{text: p.Name, big: true, center: true})
+	c.add(para{text: t.f(mWinsWith, t.columns(p.Claimed)), center: true})
+	if len(p.Claimed) < s.WinColumns {
+		c.add(para{text: t.f(mMostColumns), center: true, optional: true})
+	}
+}
+
+// tied returns the names of the players owning the most columns, and how many.
+func tied(ps []Player) (names []string, most int) {
+	for _, p := range ps {
+		most = max(most, len(p.Claimed))
+	}
+	for _, p := range ps {
+		if most > 0 && len(p.Claimed) == most {
+			names = append(names, p.Name)
+		}
+	}
+	return names, most
 }
 
 func composeRules(c *content, s Screen, t tr) {

@@ -59,6 +59,9 @@ const (
 	mBustText
 	mNext
 	mWinsWith
+	mMostColumns
+	mDraw
+	mEach
 	mPercent
 	mBustChance
 	mOfRolls

@@ -110,3 +110,33 @@ func TestWrapArrowStaysWithItsTarget(t *testing.T) {
 		t.Errorf("%q", rows)
 	}
 }
+
+// TestDrawLongNames: three tied players with names of the longest advised
+// length (8 runes) still fit: the names wrap and the per-player count gives
+// way, in every language.
+func TestDrawLongNames(t *testing.T) {
+	long := []Player{{Name: "Мария-Ан", Claimed: []int{2, 3, 4}}, {Name: "Giuseppe", Claimed: []int{5, 6, 7}},
+		{Name: "Françoi", Claimed: []int{8, 9, 10}}, {Name: "Wolfgang", Claimed: []int{11, 12}}}
+	s := Screen{Kind: KindWinner, Draw: true, Players: long}
+	for _, l := range Languages() {
+		if _, err := Render(s, l); err != nil {
+			t.Errorf("%s: %v", l, err)
+		}
+		tl, _ := translator(l)
+		c, _ := compose(s, tl)
+		f, _ := fit(c)
+		var shown []string
+		for _, r := range f.rows {
+			shown = append(shown, r.text)
+		}
+		got := strings.Join(shown, " ")
+		for _, name := range []string{"Мария-Ан", "Giuseppe", "Françoi"} {
+			if !strings.Contains(got, name) {
+				t.Errorf("%s: %s not shown: %q", l, name, shown)
+			}
+		}
+		if strings.Contains(got, "Wolfgang") {
+			t.Errorf("%s: Wolfgang (2 columns) shown among the tied: %q", l, shown)
+		}
+	}
+}

@@ -84,6 +84,13 @@ func samples() []sample {
 		}}},
 		{"bust", Screen{Kind: KindBust, Players: ps, Player: 1, Next: 2}},
 		{"winner", Screen{Kind: KindWinner, Players: []Player{{Name: "Anna", Colour: Red, Claimed: []int{6, 8, 10}}, ps[1]}, Player: 0}},
+		// All 11 columns claimed, five needed: 3+3+3+2 is a draw, 4+3+2+2 a win on the most columns.
+		{"winner-draw", Screen{Kind: KindWinner, Draw: true, WinColumns: 5, Players: []Player{
+			{Name: "Anna", Claimed: []int{2, 3, 4}}, {Name: "Ben", Claimed: []int{5, 6, 7}},
+			{Name: "Лёва", Claimed: []int{8, 9, 10}}, {Name: "Zoë", Claimed: []int{11, 12}}}}},
+		{"winner-most", Screen{Kind: KindWinner, Player: 0, WinColumns: 5, Players: []Player{
+			{Name: "Anna", Claimed: []int{2, 3, 4, 12}}, {Name: "Ben", Claimed: []int{5, 6, 7}},
+			{Name: "Лёва", Claimed: []int{8, 9}}, {Name: "Zoë", Claimed: []int{10, 11}}}}},
 		{"odds", Screen{Kind: KindOdds, Players: ps, BustRolls: 104, Rolls: 1296}},
 		{"odds-low", Screen{Kind: KindOdds, Players: ps, BustRolls: 4}},
 		// Columns 6, 8 and 10 claimed, roll 2-4-4-6.

@@ -14,7 +14,7 @@ const (
 	KindMove                // Steps: what to do on the board after a choice; BustRolls of Rolls if Rolls > 0
 	KindStop                // Player, Stop: pieces to place, claims, removals; Selected scrolls
 	KindBust                // Player, Next
-	KindWinner              // Player (the winner), Players[Player].Claimed
+	KindWinner              // Player (the winner), Players[Player].Claimed, WinColumns; or Draw, Players[].Claimed
 	KindOdds                // BustRolls, Rolls
 	KindRules               // Refusals, Selected (the one explained)
 	KindMenu                // Menu, Selected
@@ -52,6 +52,13 @@ type Screen struct {
 	Players []Player // every player in seat order; names should be 8 runes at most
 	Player  int      // the player the screen is about (mover, buster, stopper, winner)
 	Next    int      // KindBust: the player who plays next
+
+	// KindWinner: Draw is engine Position.Draw (Winner is then -1 and
+	// Player is not read): the screen names the players owning the most
+	// Players[].Claimed. WinColumns is the rules' win_columns: a winner
+	// owning fewer won on the most columns, and the screen says so (0: not said).
+	Draw       bool
+	WinColumns int
 
 	Selected int // highlighted item (setup, choices, menu, correct), or the item scrolled to (stop, rules)
 

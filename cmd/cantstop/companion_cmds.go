@@ -134,4 +134,3 @@ func defaultSimStateDir() (string, error) {
 	}
 	return filepath.Join(home, ".local", "state", "cantstop", "sim"), nil
 }
-

@@ -133,6 +133,7 @@ func diceBenchCmd() *cobra.Command {
 			if asJSON {
 				e := json.NewEncoder(w)
 				e.SetIndent("", "  ")
+				e.SetEscapeHTML(false)
 				return e.Encode(rep)
 			}
 			printBench(w, rep)
@@ -146,18 +147,20 @@ func diceBenchCmd() *cobra.Command {
 }
 
 func printBench(w io.Writer, rep camera.BenchReport) {
-	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %8s %8s %9s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "unread", "med ms", "p95 ms", "boxes")
+	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %6s %8s %8s %12s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "incompl", "unread", "med ms", "p95 ms", "boxes found")
 	row := func(s camera.BenchSet) {
 		boxes := ""
 		if s.Boxes > 0 {
 			boxes = fmt.Sprintf("%d/%d +%d", s.BoxesHit, s.Boxes, s.FalseDice)
 		}
-		fmt.Fprintf(w, "%-18s %6d %7.1f %6d %7.1f %7d %6d %8.1f %8.1f %9s\n", s.Name, s.Photos, s.ExactPct(), s.Dice, s.DicePct(), s.Misread, s.Unreadable, s.MedianMS, s.P95MS, boxes)
+		fmt.Fprintf(w, "%-18s %6d %7.1f %6d %7.1f %7d %6d %6d %8.1f %8.1f %12s\n", s.Name, s.Photos, s.ExactPct(), s.Dice, s.DicePct(), s.Misread, s.Incomplete, s.Unreadable, s.MedianMS, s.P95MS, boxes)
 	}
 	for _, s := range rep.Sets {
 		row(s)
 	}
 	row(rep.Total)
+	fmt.Fprintln(w, "\nmisread: reported read with a wrong value; incompl: reported read, values right, dice missed;")
+	fmt.Fprintln(w, "unread: reported unreadable; boxes found: true dice found / labelled (+ false dice)")
 	fmt.Fprintln(w, "\nconfusion (total): rows true value (0 = no such die), columns read value (0 = unreadable, 7 = missed)")
 	fmt.Fprintf(w, "%5s", "")
 	for j := 0; j < 8; j++ {
