@@ -52,5 +52,5 @@ func Annotate(frame gocv.Mat, rd Reading) gocv.Mat {
 	return out
 }
 
-// colorBlack is the border value for warps (unused with BorderReplicate, but required).
-var colorBlack = color.RGBA{0, 0, 0, 255}
+// black is the border value for warps (unused with BorderReplicate, but required).
+func black() color.RGBA { return color.RGBA{0, 0, 0, 255} }

@@ -167,7 +167,8 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, s *BenchSet) err
 	return nil
 }
 
-// matchBoxes pairs each true box with the found die whose centre lies inside it (nearest first).
+// matchBoxes pairs each true box with the found die whose centre (dieCentre) lies inside it,
+// nearest first.
 func (s *BenchSet) matchBoxes(file string, boxes []labelBox, rd Reading) {
 	used := make([]bool, len(rd.Dice))
 	for _, b := range boxes {
@@ -175,7 +176,7 @@ func (s *BenchSet) matchBoxes(file string, boxes []labelBox, rd Reading) {
 		bc := b.r.Min.Add(b.r.Max).Div(2)
 		bi, bd := -1, math.Inf(1)
 		for i, d := range rd.Dice {
-			c := d.Box.Min.Add(d.Box.Max).Div(2)
+			c := dieCentre(d)
 			if used[i] || !c.In(b.r) {
 				continue
 			}
@@ -387,4 +388,17 @@ func readCSV(path string) ([][]string, error) {
 		}
 		rows = append(rows, row)
 	}
+}
+
+// dieCentre is the centre of a die's top face: the centroid of its pips when it has any (in an
+// oblique view the box also holds side faces), else the centre of its box.
+func dieCentre(d Die) image.Point {
+	if len(d.Pips) == 0 {
+		return d.Box.Min.Add(d.Box.Max).Div(2)
+	}
+	var c image.Point
+	for _, p := range d.Pips {
+		c = c.Add(p)
+	}
+	return c.Div(len(d.Pips))
 }

@@ -407,7 +407,9 @@ func (r *Reader) segment(img gocv.Mat) (grid, float64) {
 	gocv.GaussianBlur(small, &small, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
 	fg := r.foreground(toLab(small))
 	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
-	fg = morphMat(fg, gocv.MorphClose, 5).fillHoles()
+	// Holes up to a sixth of the picture are die faces and pips; larger ones are the inside
+	// of a tray's frame.
+	fg = morphMat(fg, gocv.MorphClose, 5).fillHoles(len(fg.b) / 6)
 	return morphMat(fg, gocv.MorphOpen, 3), scale
 }
 

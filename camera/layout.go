@@ -67,7 +67,7 @@ func fitLayout(pts [][2]float64, dieSide float64) (fit, bool) {
 	cx /= float64(n)
 	cy /= float64(n)
 	if n == 1 {
-		return fit{value: 1, layout: ls[0], f: frame{cx: cx, cy: cy, a: 0.27 * dieSide}}, true
+		return fit{value: 1, layout: ls[0], f: frame{cx: cx, cy: cy, a: 0.24 * dieSide}}, true
 	}
 	angs := []float64{0}
 	for _, p := range pts {

@@ -43,9 +43,9 @@ func (g grid) morph(val bool) grid {
 func (g grid) dilate() grid { return g.morph(true) }
 func (g grid) erode() grid  { return g.morph(false) }
 
-// fillHoles sets every false pixel not connected (4-way) to the border.
-func (g grid) fillHoles() grid {
-	out := newGrid(g.w, g.h)
+// fillHoles sets the false pixels of every hole (a false region not connected to the border)
+// of at most maxHole pixels; larger holes (the inside of a tray's frame) stay open.
+func (g grid) fillHoles(maxHole int) grid {
 	reach := make([]bool, len(g.b))
 	stack := make([]int, 0, 1024)
 	push := func(i int) {
@@ -79,10 +79,53 @@ func (g grid) fillHoles() grid {
 			push(i + g.w)
 		}
 	}
-	for i := range out.b {
-		out.b[i] = !reach[i]
+	holes := newGrid(g.w, g.h)
+	for i, v := range g.b {
+		holes.b[i] = !v && !reach[i]
+	}
+	out := grid{w: g.w, h: g.h, b: append([]bool(nil), g.b...)}
+	for _, hole := range holes.components4(0) {
+		if len(hole) <= maxHole {
+			for _, i := range hole {
+				out.b[i] = true
+			}
+		}
 	}
 	return out
+}
+
+// components4 labels 4-connected true pixels (the complement of 8-connected foreground).
+func (g grid) components4(minSize int) [][]int {
+	seen := make([]bool, len(g.b))
+	var comps [][]int
+	stack := make([]int, 0, 1024)
+	for s := range g.b {
+		if !g.b[s] || seen[s] {
+			continue
+		}
+		seen[s] = true
+		stack = append(stack[:0], s)
+		var px []int
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			px = append(px, i)
+			x, y := i%g.w, i/g.w
+			for _, j := range [4]int{i - 1, i + 1, i - g.w, i + g.w} {
+				if (j == i-1 && x == 0) || (j == i+1 && x == g.w-1) || (j == i-g.w && y == 0) || (j == i+g.w && y == g.h-1) {
+					continue
+				}
+				if g.b[j] && !seen[j] {
+					seen[j] = true
+					stack = append(stack, j)
+				}
+			}
+		}
+		if len(px) >= minSize {
+			comps = append(comps, px)
+		}
+	}
+	return comps
 }
 
 // components labels 8-connected true pixels; returns each component's pixel indices.

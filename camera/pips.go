@@ -73,19 +73,35 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	// Contrast with the face's median colour, read at three thresholds: Otsu's, lower for
 	// faint pips (red on black), higher for pips that merge. (A contrast with the local median,
 	// which cancels marbling, found more faces but misread more of them.)
+	// A second map of hue alone finds coloured pips on a face of the same lightness (red on
+	// black, pink on red); it is tried only when the first map reads nothing, since on plain
+	// dice it only adds noise.
 	C := make([]float64, P*P)
-	var inner []float64
+	Ch := make([]float64, P*P)
+	var inner, innerH []float64
 	for y := 0; y < P; y++ {
 		for x := 0; x < P; x++ {
 			i := y*P + x
 			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
 			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
+			Ch[i] = 2 * math.Sqrt(da*da+db*db)
 			if math.Abs(float64(x)-half) < 0.38*S && math.Abs(float64(y)-half) < 0.38*S { // inside the face: no tray
 				inner = append(inner, C[i])
+				innerH = append(innerH, Ch[i])
 			}
 		}
 	}
+	type attempt struct {
+		C []float64
+		t float64
+	}
+	var tries []attempt
 	t0 := math.Max(otsu(inner, 0, quantile(inner, 0.995)+1), r.o.MinContrast)
+	for _, f := range []float64{1, 0.65, 1.4} {
+		tries = append(tries, attempt{C, math.Max(t0*f, r.o.MinContrast)})
+	}
+	tH := math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)
+	tries = append(tries, attempt{Ch, tH})
 	var (
 		pips []pip
 		ft   fit
@@ -96,14 +112,18 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	// one and missed in another (a 3 read as a 2) makes the face ambiguous.
 	anyPips := false
 	found := false
-	for _, f := range []float64{1, 0.65, 1.4} {
-		tf := math.Max(t0*f, r.o.MinContrast)
-		ps := findPips(C, P, S, tf)
+	var Cu []float64 // the map of the attempt used
+	for ai, a := range tries {
+		if ai == 3 && found {
+			break // the hue map is a fallback for faces the contrast map cannot read
+		}
+		tf := a.t
+		ps := findPips(a.C, P, S, tf)
 		if len(ps) == 0 {
 			continue
 		}
 		anyPips = true
-		fi, us, w := r.bestFit(ps, C, P, S, tf)
+		fi, us, w := r.bestFit(ps, a.C, P, S, tf)
 		if w != "" {
 			if why == "" {
 				why = w
@@ -114,7 +134,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", ft.value, fi.value)}
 		}
 		if !found {
-			pips, ft, used, found = ps, fi, us, true
+			pips, ft, used, Cu, found = ps, fi, us, a.C, true
 		}
 	}
 	if !anyPips {
@@ -140,7 +160,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 			f.extra = append(f.extra, q)
 		}
 	}
-	occ, free := gridContrast(C, P, ft)
+	occ, free := gridContrast(Cu, P, ft)
 	f.conf = clamp01((occ-free)/occ) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
 	if c.edge {
 		// Something that reaches the picture's edge cannot be checked whole: a die there may
@@ -186,7 +206,7 @@ func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
 	m.SetDoubleAt(1, 2, h-kk*(-sa*cx+ca*cy))
 	out := gocv.NewMat()
 	defer out.Close()
-	gocv.WarpAffineWithParams(src, &out, m, image.Pt(P, P), gocv.InterpolationLinear, gocv.BorderReplicate, colorBlack)
+	gocv.WarpAffineWithParams(src, &out, m, image.Pt(P, P), gocv.InterpolationLinear, gocv.BorderReplicate, black())
 	lab := toLab(out)
 	return lab.p, true
 }
@@ -203,7 +223,15 @@ func findPips(C []float64, P int, S, t float64) []pip {
 			}
 		}
 	}
-	var out []pip
+	type pair struct {
+		pip
+		dx, dy, area float64
+	}
+	var (
+		out   []pip
+		pairs []pair
+		areas []float64
+	)
 	for _, px := range g.components(2) {
 		x0, y0, x1, y1 := P, P, 0, 0
 		for _, i := range px {
@@ -220,7 +248,7 @@ func findPips(C []float64, P int, S, t float64) []pip {
 		for _, i := range px {
 			sub.b[(i/P-y0+1)*(bw+2)+i%P-x0+1] = true
 		}
-		sub = sub.fillHoles()
+		sub = sub.fillHoles(len(sub.b))
 		var area, sx, sy, sxx, syy, sxy, sc float64
 		for yy := 0; yy < bh; yy++ {
 			for xx := 0; xx < bw; xx++ {
@@ -243,10 +271,33 @@ func findPips(C []float64, P int, S, t float64) []pip {
 		tr, det := cxx+cyy, cxx*cyy-cxy*cxy
 		disc := math.Sqrt(math.Max(0, tr*tr/4-det))
 		elong := math.Sqrt((tr/2 + disc) / math.Max(1e-9, tr/2-disc))
+		if elong > 1.75 && elong < 3 && d < 0.5*S {
+			// Perhaps two pips merged (big pips close together): kept aside until the
+			// single pips' size is known.
+			l1 := tr/2 + disc
+			ax, ay := cxy, l1-cxx
+			if math.Abs(ax)+math.Abs(ay) < 1e-9 {
+				ax, ay = 1, 0
+			}
+			n := math.Hypot(ax, ay)
+			off := math.Sqrt(l1) / 1.118
+			pairs = append(pairs, pair{pip{x: mx - half, y: my - half, d: d, c: sc / area}, ax / n * off, ay / n * off, area})
+			continue
+		}
 		if d < 0.07*S || d > 0.36*S || elong > 1.75 || area/float64(bw*bh) < 0.45 {
 			continue
 		}
 		out = append(out, pip{x: sx/area - half, y: sy/area - half, d: d, c: sc / area})
+		areas = append(areas, area)
+	}
+	// A blob twice the area of a single pip and twice as long as wide is two merged pips.
+	if m := median(areas); len(areas) >= 2 {
+		for _, p := range pairs {
+			if p.area > 1.5*m && p.area < 2.6*m {
+				pd := 2 * math.Sqrt(m/math.Pi)
+				out = append(out, pip{x: p.x + p.dx, y: p.y + p.dy, d: pd, c: p.c}, pip{x: p.x - p.dx, y: p.y - p.dy, d: pd, c: p.c})
+			}
+		}
 	}
 	return out
 }

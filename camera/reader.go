@@ -191,7 +191,7 @@ func explainsPips(parts []cand, faces []face) bool {
 					near, best = j, d
 				}
 			}
-			if near == i && best < 0.75*parts[i].side {
+			if near == i && best < 0.5*parts[i].side {
 				return false
 			}
 		}

@@ -45,7 +45,7 @@ func TestReadTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	floors := map[string]struct{ exact, dice float64 }{
-		"nell-byler<=6": {15, 65},
+		"nell-byler<=6": {40, 75},
 		"matteop65<=6":  {50, 85},
 		"tai-studio<=6": {100, 100},
 	}
@@ -61,7 +61,7 @@ func TestReadTestdata(t *testing.T) {
 			t.Errorf("%s: exact %.1f%% (floor %.0f), dice %.1f%% (floor %.0f)", s.Name, s.ExactPct(), f.exact, s.DicePct(), f.dice)
 		}
 	}
-	// Measured: 1 (matteop65/dice_40.jpg, a side face read as a second die).
+	// Measured: 1 (matteop65/five_26.jpg: a side face read as a fourth 5).
 	if rep.Total.Misread > 1 {
 		t.Errorf("%d photos reported read with a wrong value", rep.Total.Misread)
 	}
@@ -82,8 +82,8 @@ func TestReadShared(t *testing.T) {
 	for _, s := range append(rep.Sets, rep.Total) {
 		t.Logf("%s: %d photos, exact %.1f%%, dice %.1f%%, misread %d, median %.1f ms", s.Name, s.Photos, s.ExactPct(), s.DicePct(), s.Misread, s.MedianMS)
 	}
-	if rep.Total.DicePct() < 66 || rep.Total.ExactPct() < 40 {
-		t.Errorf("total: exact %.1f%% (floor 40), dice %.1f%% (floor 66)", rep.Total.ExactPct(), rep.Total.DicePct())
+	if rep.Total.DicePct() < 68 || rep.Total.ExactPct() < 40 {
+		t.Errorf("total: exact %.1f%% (floor 40), dice %.1f%% (floor 68)", rep.Total.ExactPct(), rep.Total.DicePct())
 	}
 }
 

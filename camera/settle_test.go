@@ -55,7 +55,7 @@ func newListSource(t testing.TB, photo string, moving, still int) *listSource {
 		shift.SetDoubleAt(1, 1, 1)
 		shift.SetDoubleAt(0, 2, float64(25*(moving-i)))
 		shift.SetDoubleAt(1, 2, float64(15*(moving-i)))
-		gocv.WarpAffineWithParams(img, &m, shift, image2(img.Cols(), img.Rows()), gocv.InterpolationLinear, gocv.BorderReplicate, colorBlack)
+		gocv.WarpAffineWithParams(img, &m, shift, image2(img.Cols(), img.Rows()), gocv.InterpolationLinear, gocv.BorderReplicate, black())
 		shift.Close()
 		s.frames = append(s.frames, m)
 	}

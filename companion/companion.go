@@ -34,7 +34,7 @@ type buttonEvent struct {
 	err error
 }
 
-// ErrBack is how a press that leaves a screen without acting is reported
+// errBack is how a press that leaves a screen without acting is reported
 // between the loop's steps; Run never returns it.
 var errBack = errors.New("back")
 
@@ -46,6 +46,9 @@ func New(deps Deps, opts Options) (*Companion, error) {
 	}
 	if opts.StateDir == "" {
 		return nil, fmt.Errorf("companion: Options.StateDir is required (the directory where games are saved)")
+	}
+	if cr, ok := deps.Dice.(*CameraReader); ok && cr == nil {
+		deps.Dice = nil // no camera: a typed nil must not look like one
 	}
 	def := DefaultOptions(opts.StateDir)
 	if opts.Lang == "" {
@@ -145,39 +148,6 @@ func (c *Companion) end(ctx context.Context, err error) error {
 		return nil
 	}
 	return err
-}
-
-// pump turns blocking button reads into events the loop can select on.
-func (c *Companion) pump(ctx context.Context) {
-	for {
-		ev, err := c.deps.Buttons.Next(ctx)
-		select {
-		case c.evs <- buttonEvent{ev, err}:
-		case <-ctx.Done():
-			return
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// next waits for a button press, answering pings meanwhile.
-func (c *Companion) next(ctx context.Context) (hw.Event, error) {
-	for {
-		select {
-		case r := <-c.pings:
-			close(r)
-		case b := <-c.evs:
-			if b.err != nil {
-				return hw.Event{}, fmt.Errorf("buttons: %w", b.err)
-			}
-			c.log.Debug("press", "button", b.ev.String())
-			return b.ev, nil
-		case <-ctx.Done():
-			return hw.Event{}, ctx.Err()
-		}
-	}
 }
 
 // record journals an action durably and applies it. Nothing is shown as done

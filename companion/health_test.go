@@ -94,3 +94,66 @@ func TestResumeTornJournal(t *testing.T) {
 		t.Fatalf("copies of the damaged journal: %v", m)
 	}
 }
+
+// slowDice answers after a delay, or never (ignoring its context) when hang is set.
+type slowDice struct {
+	delay time.Duration
+	hang  chan struct{}
+}
+
+func (s slowDice) ReadDice(ctx context.Context, want int) (DiceResult, error) {
+	if s.hang != nil {
+		<-s.hang
+	}
+	time.Sleep(s.delay)
+	return DiceResult{Values: []int{3, 4, 3, 4}[:want], Status: Read}, nil
+}
+
+// TestPingWhileReading: a slow settle keeps the watchdog fed; a reader hung
+// past its deadline does not.
+func TestPingWhileReading(t *testing.T) {
+	for _, hung := range []bool{false, true} {
+		presses := make(chanButtons, 4)
+		dice := slowDice{delay: 300 * time.Millisecond}
+		if hung {
+			dice.hang = make(chan struct{})
+		}
+		shown := make(chan display.Screen, 64)
+		c, err := New(Deps{Buttons: presses, Dice: dice, Screen: oledScreen{shown}},
+			Options{StateDir: t.TempDir(), ReadTimeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go c.Run(ctx)
+		presses <- hw.Event{Button: hw.Prev} // setup: to Start
+		presses <- hw.Event{Button: hw.OK}   // start
+		presses <- hw.Event{Button: hw.OK}   // roll-off: P1 rolls
+		for s := range shown {
+			if s.Kind == display.KindStatus && s.Status == display.StatusReading {
+				break
+			}
+		}
+		pctx, pcancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		err = c.Ping(pctx)
+		pcancel()
+		if err != nil {
+			t.Fatalf("hung=%v: Ping during a reading: %v", hung, err)
+		}
+		time.Sleep(2500 * time.Millisecond) // past ReadTimeout + grace
+		pctx, pcancel = context.WithTimeout(ctx, 50*time.Millisecond)
+		err = c.Ping(pctx)
+		pcancel()
+		if hung && err == nil {
+			t.Fatal("a reader hung past its deadline still feeds the watchdog")
+		}
+		if !hung && err != nil {
+			t.Fatalf("after a slow reading: %v", err)
+		}
+		if hung {
+			close(dice.hang)
+		}
+		cancel()
+		c.Close()
+	}
+}

@@ -32,7 +32,8 @@ type line struct {
 type Journal struct {
 	dir  string
 	f    *os.File
-	n    int // lines in the file
+	n    int   // lines in the file
+	size int64 // bytes of those lines: a failed append is cut back to here
 	log  *slog.Logger
 	now  func() time.Time
 	sync bool
@@ -83,7 +84,7 @@ func OpenJournal(dir string, log *slog.Logger) (*Journal, [][]byte, Recovery, er
 	if err != nil {
 		return nil, nil, rec, fmt.Errorf("open journal: %w", err)
 	}
-	j.f, j.n = f, len(entries)
+	j.f, j.n, j.size = f, len(entries), int64(good)
 	if created {
 		if err := syncDir(dir); err != nil {
 			f.Close()
@@ -156,15 +157,26 @@ func (j *Journal) Append(a []byte) error {
 	}
 	b = append(b, '\n')
 	if _, err := j.f.Write(b); err != nil {
+		j.cutBack()
 		return fmt.Errorf("journal append %s: %w", j.f.Name(), err)
 	}
 	if j.sync {
 		if err := j.f.Sync(); err != nil {
+			j.cutBack()
 			return fmt.Errorf("journal sync %s: %w", j.f.Name(), err)
 		}
 	}
 	j.n++
+	j.size += int64(len(b))
 	return nil
+}
+
+// cutBack removes what a failed append may have left (disk full, I/O error),
+// so that later actions do not follow a torn line and get cut at the next start.
+func (j *Journal) cutBack() {
+	if err := j.f.Truncate(j.size); err != nil {
+		j.log.Error("journal: cannot cut back a failed append", "err", err)
+	}
 }
 
 // Archive moves the current journal to games/<time>.jsonl and starts an empty
@@ -189,7 +201,7 @@ func (j *Journal) Archive() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("new journal: %w", err)
 	}
-	j.f, j.n = f, 0
+	j.f, j.n, j.size = f, 0, 0
 	return dst, syncDir(j.dir)
 }
 

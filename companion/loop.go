@@ -119,13 +119,8 @@ func (c *Companion) decide(ctx context.Context, d engine.Dice) error {
 			sel = (sel + 1) % len(an.Choices)
 		case ev.Button == hw.Prev && !an.Bust():
 			sel = (sel + len(an.Choices) - 1) % len(an.Choices)
-		case ev.Button == hw.Stop && !an.Bust():
-			// Banking needs a choice first: the roll must be used. Say why.
-			c.show(display.Screen{Kind: display.KindRules, Player: p, Refusals: an.Refusals})
-			if _, err := c.next(ctx); err != nil {
-				return err
-			}
 		}
+		// STOP here does nothing: a roll that allows a choice must be used first.
 	}
 }
 
@@ -204,115 +199,6 @@ func (c *Companion) newGame() error {
 	c.log.Info("game archived", "path", path)
 	c.t = table{}
 	return nil
-}
-
-// readDice reads a settled roll of four dice, or has the players enter it.
-func (c *Companion) readDice(ctx context.Context) (engine.Dice, error) {
-	v, err := c.readValues(ctx, 4)
-	if err != nil {
-		return engine.Dice{}, err
-	}
-	return engine.Dice{v[0], v[1], v[2], v[3]}, nil
-}
-
-// readValues reads want dice with the camera; without one (or when it
-// fails) the players enter them with the buttons. A bad reading is shown and
-// OK reads again, a long press corrects it by hand.
-func (c *Companion) readValues(ctx context.Context, want int) ([]int, error) {
-	for {
-		if c.deps.Dice == nil {
-			return c.enterDice(ctx, nil, want)
-		}
-		c.show(display.Screen{Kind: display.KindStatus, Status: display.StatusReading})
-		rctx, cancel := context.WithTimeout(ctx, c.opts.ReadTimeout)
-		res, err := c.deps.Dice.ReadDice(rctx, want)
-		cancel()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if err != nil {
-			c.camFails++
-			c.log.Warn("dice reader failed: enter the dice with the buttons", "err", err, "failures", c.camFails)
-			if c.camFails == 1 {
-				c.show(display.Screen{Kind: display.KindStatus, Status: display.StatusCameraMissing, Detail: err.Error()})
-				if _, err := c.next(ctx); err != nil {
-					return nil, err
-				}
-			}
-			return c.enterDice(ctx, nil, want)
-		}
-		c.camFails = 0
-		if res.Status == Read && len(res.Values) == want {
-			c.log.Info("dice read", "values", res.Values)
-			return res.Values, nil
-		}
-		c.log.Warn("dice not read", "status", res.Status.String(), "why", res.Why, "values", res.Values)
-		s := display.Screen{Kind: display.KindStatus, Detail: res.Why}
-		switch res.Status {
-		case NotSettled:
-			s.Status = display.StatusNotSettled
-		case WrongCount, Read:
-			s.Status = display.StatusWrongCount
-		default:
-			s = display.Screen{Kind: display.KindDice, DiceRead: false}
-			copy(s.Dice[:], res.Values)
-		}
-		c.show(s)
-		ev, err := c.next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case ev.Long:
-			return c.enterDice(ctx, res.Values, want)
-		case ev.Button != hw.OK:
-			return nil, errBack
-		}
-	}
-}
-
-// enterDice lets the players set want dice with the buttons: Prev/Next change
-// the highlighted die, OK moves on (and confirms after the last), STOP goes
-// back a die, a long press cancels.
-func (c *Companion) enterDice(ctx context.Context, start []int, want int) ([]int, error) {
-	var d engine.Dice
-	for i := 0; i < want; i++ {
-		d[i] = 1
-		if i < len(start) && start[i] >= 1 && start[i] <= 6 {
-			d[i] = start[i]
-		}
-	}
-	sel := 0
-	for {
-		c.show(display.Screen{Kind: display.KindCorrect, Player: c.mover(), Dice: d, Selected: sel})
-		ev, err := c.next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case ev.Long:
-			return nil, errBack
-		case ev.Button == hw.OK && sel == 4:
-			c.log.Info("dice entered by hand", "values", d[:want])
-			return append([]int(nil), d[:want]...), nil
-		case ev.Button == hw.OK:
-			if sel++; sel >= want {
-				sel = 4
-			}
-		case ev.Button == hw.Stop:
-			if sel == 4 {
-				sel = want
-			}
-			if sel--; sel < 0 {
-				return nil, errBack
-			}
-		case sel == 4:
-		case ev.Button == hw.Next:
-			d[sel] = d[sel]%6 + 1
-		case ev.Button == hw.Prev:
-			d[sel] = (d[sel]+4)%6 + 1
-		}
-	}
 }
 
 // mover is the player to move, or the next roller of the roll-off.

@@ -62,14 +62,14 @@ func edit(g GameSetup, it display.SetupItem, delta int) GameSetup {
 		n := engine.MinPlayers + wrap(len(g.Players)-engine.MinPlayers, engine.MaxPlayers-engine.MinPlayers+1)
 		for len(g.Players) < n {
 			p := DefaultPlayers(len(g.Players) + 1)[len(g.Players)]
-			p.Colour = freeColour(g.Players, p.Colour, 1)
+			p.Colour = freeColour(g.Players, -1, p.Colour, 1)
 			g.Players = append(g.Players, p)
 		}
 		g.Players = g.Players[:n]
 	case display.FieldPlayer:
 		g.Players = slices.Clone(g.Players)
 		p := &g.Players[it.Player]
-		p.Colour = freeColour(g.Players, colours[wrap(slices.Index(colours, p.Colour), len(colours))], delta)
+		p.Colour = freeColour(g.Players, it.Player, colours[wrap(slices.Index(colours, p.Colour), len(colours))], delta)
 	case display.FieldWinColumns:
 		r.WinColumns = 3 + wrap(r.WinColumns-3, 3)
 	case display.FieldSkipOccupied:
@@ -87,17 +87,16 @@ func edit(g GameSetup, it display.SetupItem, delta int) GameSetup {
 	return g
 }
 
-// freeColour is the first colour from want on (stepping by dir) that no other seat uses.
-func freeColour(ps []display.Player, want display.Colour, dir int) display.Colour {
+// freeColour is the first colour from want on (stepping by dir) that no
+// seat other than self uses.
+func freeColour(ps []display.Player, self int, want display.Colour, dir int) display.Colour {
 	i := slices.Index(colours, want)
 	for range colours {
-		used := 0
-		for _, p := range ps {
-			if p.Colour == colours[i] {
-				used++
-			}
+		used := false
+		for j, p := range ps {
+			used = used || (j != self && p.Colour == colours[i])
 		}
-		if used <= 1 {
+		if !used {
 			return colours[i]
 		}
 		i = ((i+dir)%len(colours) + len(colours)) % len(colours)
