@@ -10,11 +10,13 @@
 //     is absorbed) and from its commonest colour; a pixel is foreground when its colour or
 //     gradient exceeds the border's own noise. The die size is estimated from the blobs
 //     (twice their inscribed radius, which leaves shadows out); blobs too big for one die are
-//     split several ways and the faces decide which split is right.
+//     split several ways and the faces decide which split is right (two complete readings that
+//     differ make the blob unreadable).
 //  2. Each die is resampled to a fixed size in its own axes (turned by the 4-fold average
 //     of its edge directions). Pips are compact blobs that contrast with the face's own median
 //     colour, darker or lighter, any hue; holes from glare are filled; elongated blobs
-//     (pips on a foreshortened side face) are dropped.
+//     (pips on a foreshortened side face) are dropped. Pips are sought at three thresholds
+//     (and in a hue-only map when those read nothing); every valid reading must agree.
 //  3. The pips must fit one of the canonical 1-6 layouts (any rotation, either orientation of
 //     2, 3 and 6), the free places of the 3×3 pip grid must be clear, and in an oblique view
 //     the pips left out must lie off the fitted face. A face that fits nothing is unreadable,

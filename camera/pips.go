@@ -23,13 +23,20 @@ type face struct {
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels
 	square float64
+	face   rotRect // the fitted top face, image pixels (zero when no layout fitted)
 }
 
 func (f face) die(c cand, off image.Point) Die {
-	hw := (math.Abs(c.r.w*math.Cos(c.r.ang)) + math.Abs(c.r.h*math.Sin(c.r.ang))) / 2
-	hh := (math.Abs(c.r.w*math.Sin(c.r.ang)) + math.Abs(c.r.h*math.Cos(c.r.ang))) / 2
+	// The box of the fitted top face when there is one (the blob may hold a shadow, a halo or
+	// side faces), else of the blob.
+	r := c.r
+	if f.face.w > 0 {
+		r = f.face
+	}
+	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
+	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
 	d := Die{Value: f.value, Confidence: f.conf, Why: f.why,
-		Box: image.Rect(int(c.r.cx-hw), int(c.r.cy-hh), int(c.r.cx+hw+1), int(c.r.cy+hh+1)).Add(off)}
+		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
 	}
@@ -147,6 +154,16 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	}
 	f := face{value: ft.value, square: square}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+	{
+		// Face side: the pip grid spans 2 spacings; a face is about 3.6 spacings wide
+		// (a lone pip gives no spacing: the die's side is used).
+		side := 3.6 * ft.f.a / k
+		if ft.value == 1 {
+			side = c.side
+		}
+		dx, dy := (ft.f.cx-float64(P)/2)/k, (ft.f.cy-float64(P)/2)/k
+		f.face = rotRect{cx: c.r.cx + ca*dx - sa*dy, cy: c.r.cy + sa*dx + ca*dy, w: side, h: side, ang: c.r.ang + ft.f.ang}
+	}
 	isUsed := make(map[int]bool, len(used))
 	for _, i := range used {
 		isUsed[i] = true

@@ -36,7 +36,7 @@ type ReaderOpts struct {
 // DefaultReaderOpts returns options for an uncalibrated rig reading any number of dice.
 func DefaultReaderOpts() ReaderOpts {
 	return ReaderOpts{
-		DetectMaxDim:   320,
+		DetectMaxDim:   256,
 		FaceSide:       48,
 		MinContrast:    14,
 		MaxLayoutError: 0.42,
@@ -98,6 +98,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	var rd Reading
 	for _, alts := range r.findDice(img) {
 		best, bestScore := []Die(nil), math.Inf(-1)
+		var whole []string // values of the splits in which every die was read
 		for _, alt := range alts {
 			var dice []Die
 			score := 0.0
@@ -132,6 +133,20 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			score -= 0.6 * float64(len(alt)-1) // each extra die must earn its place
 			if score > bestScore {
 				best, bestScore = dice, score
+			}
+			if len(dice) > 0 && score == float64(len(dice))-0.6*float64(len(alt)-1) {
+				whole = append(whole, fmt.Sprint(Reading{Dice: dice}.Values()))
+			}
+		}
+		// Two ways of cutting touching dice that both read completely but differently:
+		// the blob is ambiguous.
+		for _, w := range whole {
+			if w != whole[0] {
+				for i := range best {
+					best[i].Value = 0
+					best[i].Why = "touching dice read differently depending on where they are split"
+				}
+				break
 			}
 		}
 		rd.Dice = append(rd.Dice, best...)
