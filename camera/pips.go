@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -23,7 +24,12 @@ type face struct {
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels
 	square float64
-	face   rotRect // the fitted top face, image pixels (zero when no layout fitted)
+	// turned is the number of pips when they were rejected only for being turned from the
+	// die's sides (at every threshold that found pips); spacing is the fitted pip spacing,
+	// in face sides.
+	turned  int
+	spacing float64
+	face    rotRect // the fitted top face, image pixels (zero when no layout fitted)
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -55,14 +61,48 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		return face{why: "die too close to the picture's edge"}
 	}
 	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
-	// die's own edges give it well.
+	// die's own edges usually give it well, but on a dark die on dark felt the pips' outlines
+	// outweigh the die's and can pull the estimate up to 45° off. When the two disagree by
+	// more than a blob's rectangle can be off, the face is read both ways: a face that reads
+	// only one way is read, one that reads two different values is ambiguous.
 	d, square := edgeTurn(lab, P, S)
-	if math.Abs(d) > 2*math.Pi/180 {
-		c.r.ang += d
-		if lab, ok = warpFace(img, c.r, k, P); !ok {
-			return face{why: "die too close to the picture's edge"}
-		}
+	if math.Abs(d) <= 2*math.Pi/180 {
+		return r.readFaceAt(c, lab, k, square)
 	}
+	alt := c
+	c.r.ang += d
+	if lab2, ok := warpFace(img, c.r, k, P); ok {
+		f := r.readFaceAt(c, lab2, k, square)
+		if math.Abs(d) < 15*math.Pi/180 {
+			return f
+		}
+		g := r.readFaceAt(alt, lab, k, square)
+		switch {
+		case g.value == 0:
+			return f
+		case f.value == 0:
+			// The blob's turn is trusted over the edges' only when the same pips fitted a
+			// layout but for the edges' turn, and spaced as on a 2 or 3, not as two
+			// neighbouring pips of a 4 or 6 seen diagonally.
+			if os.Getenv("DBGF") != "" {
+				fmt.Fprintf(os.Stderr, "ALT (%.0f,%.0f) d %.1f sq %.3f f.why %q turned %d g %d sp %.3f\n", c.r.cx, c.r.cy, d*180/math.Pi, square, f.why, f.turned, g.value, g.spacing)
+			}
+			if f.turned == g.value && g.spacing > 0.22 {
+				return g
+			}
+			return f
+		case f.value != g.value:
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), square: square}
+		}
+		return f
+	}
+	return face{why: "die too close to the picture's edge"}
+}
+
+// readFaceAt reads a face from its Lab patch, resampled in the die's axes c.r.ang at scale k.
+func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
+	S := float64(r.o.FaceSide)
+	P := int(2 * S)
 	half := float64(P) / 2
 	// Contrast of every patch pixel with the face colour (median of the die's centre).
 	var Ls, As, Bs []float64
@@ -119,6 +159,8 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	// one and missed in another (a 3 read as a 2) makes the face ambiguous.
 	anyPips := false
 	found := false
+	turned := -1
+	lone := false
 	var Cu []float64 // the map of the attempt used
 	for ai, a := range tries {
 		if ai == 3 && found {
@@ -131,14 +173,29 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		}
 		anyPips = true
 		fi, us, w := r.bestFit(ps, a.C, P, S, tf)
-		if w != "" {
+		if os.Getenv("DBGF") != "" {
+			fmt.Fprintf(os.Stderr, "  try %d: %d pips value %d miss %+v\n", ai, len(ps), fi.value, w)
+		}
+		if w.why != "" {
 			if why == "" {
-				why = w
+				why = w.why
+			}
+			// The first threshold that finds pips says whether they were only turned; a
+			// later one may find a faint extra pip, but not a different turned set.
+			if w.turned && (turned < 0 || turned == len(ps)) {
+				turned = len(ps)
+			} else if turned < 0 || w.turned {
+				turned = 0
+			}
+			// A pip that would be a 1 but for other pips is a vote against any other value.
+			lone = lone || w.lone
+			if found && lone && ft.value != 1 {
+				return face{why: fmt.Sprintf("ambiguous: reads 1 or %d depending on the pip threshold", ft.value)}
 			}
 			continue
 		}
-		if found && fi.value != ft.value {
-			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", ft.value, fi.value)}
+		if found && fi.value != ft.value || lone && fi.value != 1 {
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value)}
 		}
 		if !found {
 			pips, ft, used, Cu, found = ps, fi, us, a.C, true
@@ -150,9 +207,9 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	if !found {
 		// Pips in no layout on something that runs off the picture (a cable, a keyboard) or
 		// whose edges are not square (a round tray foot) is clutter, not a die.
-		return face{why: why, notDie: c.edge || square < 0.06, square: square}
+		return face{why: why, notDie: c.edge || square < 0.06, square: square, turned: max(turned, 0)}
 	}
-	f := face{value: ft.value, square: square}
+	f := face{value: ft.value, square: square, spacing: ft.f.a / S}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
 	{
 		// Face side: the pip grid spans 2 spacings; a face is about 3.6 spacings wide
@@ -322,12 +379,14 @@ func findPips(C []float64, P int, S, t float64) []pip {
 // bestFit finds the largest set of pips (all of them first) that forms a canonical layout whose
 // free places are clear, with every left-out pip off the fitted face (a side face in an oblique
 // view). It returns the fit and the indices of the pips used.
-func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []int, string) {
+func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []int, miss) {
 	n := len(pips)
 	if n > 9 {
-		return fit{}, nil, fmt.Sprintf("%d pips", n)
+		return fit{}, nil, miss{why: fmt.Sprintf("%d pips", n)}
 	}
 	why := ""
+	turned := false // all the pips fit a layout but for its turn
+	lone := false   // one pip fit a 1 but for other pips on the face
 	try := func(idx []int) (fit, bool) {
 		pts := make([][2]float64, len(idx))
 		var dmin, dmax = math.Inf(1), 0.0
@@ -355,10 +414,24 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			if math.Hypot(dx, dy) > 0.35*S || clearance(C, P, pts[0], t) < 0.28*S {
 				return fail("single pip near the die's edge")
 			}
+			// And the rest of the face must be empty, corners included: one pip of a 2 or 3
+			// seen with the die's turn 45° off lies near the centre, its partner on the face.
+			// (A speck of glare or a bevel is not a partner: it must look like the pip.)
+			q := pips[idx[0]]
+			for j, p := range pips {
+				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
+					lone = true
+					if os.Getenv("DBGF") != "" {
+						fmt.Fprintf(os.Stderr, "    lone %+v other %+v S %.0f\n", q, p, S)
+					}
+					return fail("single pip with another pip on the face")
+				}
+			}
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
 			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
 		} else if tilt := math.Min(ft.f.ang, math.Pi/2-ft.f.ang); len(idx) <= 3 && tilt > 25*math.Pi/180 {
 			// Few pips constrain the layout weakly: they must also line up with the die's sides.
+			turned = turned || len(idx) == n
 			return fail(fmt.Sprintf("pips turned %.0f° from the die's sides", tilt*180/math.Pi))
 		}
 		occ, free := gridContrast(C, P, ft)
@@ -392,10 +465,17 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 		})
 		if found {
 			sort.Ints(bestIdx)
-			return best, bestIdx, ""
+			return best, bestIdx, miss{}
 		}
 	}
-	return fit{}, nil, fmt.Sprintf("%d pips in no canonical layout: %s", n, why)
+	return fit{}, nil, miss{fmt.Sprintf("%d pips in no canonical layout: %s", n, why), turned, lone}
+}
+
+// miss says why no layout fitted: why, and whether the pips fitted but for their turn
+// (turned) or a lone pip fitted a 1 but for other pips on the face (lone).
+type miss struct {
+	why          string
+	turned, lone bool
 }
 
 func forSubsets(n, m int, f func([]int)) {

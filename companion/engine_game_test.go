@@ -16,7 +16,7 @@ func TestTableMatchesEngineGame(t *testing.T) {
 		var tb table
 		var g *engine.Game
 		var undo [][]int // per effective action: engine actions it took (for Undo)
-		for step := 0; step < 400 && !(tb.started && tb.pos.Winner() >= 0); step++ {
+		for step := 0; step < 400 && !(tb.started && tb.pos.Over()); step++ {
 			a := randomAction(rng, &tb)
 			if a.Op == OpRollOff {
 				a = Action{Op: OpFirst, Player: rng.IntN(len(tb.setup.Players))}

@@ -190,8 +190,8 @@ func (t *table) do(a Action) error {
 	if !t.started {
 		return fmt.Errorf("the first player is not known yet")
 	}
-	if w := t.pos.Winner(); w >= 0 {
-		return fmt.Errorf("player %d has already won", w+1)
+	if t.pos.Over() {
+		return fmt.Errorf("the game is over")
 	}
 	if a.Op == OpMove || a.Op == OpBust {
 		if err := a.Dice.Validate(); err != nil {

@@ -62,7 +62,7 @@ func gameHelper(dir string) {
 			w := bufio.NewWriter(os.Stdout)
 			rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
 			for {
-				if t.setup != nil && t.started && t.pos.Winner() >= 0 {
+				if t.setup != nil && t.started && t.pos.Over() {
 					if _, err = j.Archive(); err != nil {
 						break
 					}

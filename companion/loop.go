@@ -16,7 +16,7 @@ func (c *Companion) step(ctx context.Context) error {
 		return c.setup(ctx)
 	case !c.t.started:
 		return c.rollOff(ctx)
-	case c.t.pos.Winner() >= 0:
+	case c.t.pos.Over():
 		return c.winner(ctx)
 	}
 	return c.turn(ctx)
@@ -171,8 +171,8 @@ func (c *Companion) stop(ctx context.Context) error {
 
 // winner shows the winner until OK, then files the game away.
 func (c *Companion) winner(ctx context.Context) error {
-	w := c.t.pos.Winner()
-	c.show(display.Screen{Kind: display.KindWinner, Player: w})
+	p := c.t.pos
+	c.show(display.Screen{Kind: display.KindWinner, Player: p.Winner(), Draw: p.Draw(), WinColumns: p.Rules().WinColumns})
 	ev, err := c.next(ctx)
 	if err != nil {
 		return err

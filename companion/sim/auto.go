@@ -52,6 +52,7 @@ var ErrFinished = errors.New("sim: automatic games finished")
 type GameStats struct {
 	Games, Turns, Moves, Busts, Stops, Refused int
 	Wins                                       []int // per seat
+	Draws                                      int   // games ended with all columns claimed and a tie
 }
 
 // NewAuto returns automatic players for games games of players seats whose
@@ -160,7 +161,10 @@ func (a *Auto) decide(s display.Screen) []hw.Button {
 		return []hw.Button{hw.OK}
 	case display.KindWinner:
 		a.stats.Games++
-		if s.Player >= 0 && s.Player < len(a.stats.Wins) {
+		switch {
+		case s.Draw:
+			a.stats.Draws++
+		case s.Player >= 0 && s.Player < len(a.stats.Wins):
 			a.stats.Wins[s.Player]++
 		}
 		if a.stats.Games >= a.Games {

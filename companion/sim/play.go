@@ -57,6 +57,9 @@ func (s Summary) Write(w io.Writer) {
 	for i, n := range g.Wins {
 		wins[i] = fmt.Sprintf("P%d %d", i+1, n)
 	}
+	if g.Draws > 0 {
+		wins = append(wins, fmt.Sprintf("draws %d", g.Draws))
+	}
 	fmt.Fprintf(w, "winners: %s\n", strings.Join(wins, ", "))
 	fmt.Fprintf(w, "reads: %d, read %d, refused %d, misread %d, mean %.1f ms\n",
 		r.Reads, r.Read, r.Unreadable, len(r.Wrong), r.MeanMS())
