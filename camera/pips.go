@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -84,9 +83,6 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 			// The blob's turn is trusted over the edges' only when the same pips fitted a
 			// layout but for the edges' turn, and spaced as on a 2 or 3, not as two
 			// neighbouring pips of a 4 or 6 seen diagonally.
-			if os.Getenv("DBGF") != "" {
-				fmt.Fprintf(os.Stderr, "ALT (%.0f,%.0f) d %.1f sq %.3f f.why %q turned %d g %d sp %.3f\n", c.r.cx, c.r.cy, d*180/math.Pi, square, f.why, f.turned, g.value, g.spacing)
-			}
 			if f.turned == g.value && g.spacing > 0.22 {
 				return g
 			}
@@ -173,9 +169,6 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		}
 		anyPips = true
 		fi, us, w := r.bestFit(ps, a.C, P, S, tf)
-		if os.Getenv("DBGF") != "" {
-			fmt.Fprintf(os.Stderr, "  try %d: %d pips value %d miss %+v\n", ai, len(ps), fi.value, w)
-		}
 		if w.why != "" {
 			if why == "" {
 				why = w.why
@@ -419,11 +412,8 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			// (A speck of glare or a bevel is not a partner: it must look like the pip.)
 			q := pips[idx[0]]
 			for j, p := range pips {
-				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
+				if j != idx[0] && math.Hypot(p.x, p.y) < 0.45*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
 					lone = true
-					if os.Getenv("DBGF") != "" {
-						fmt.Fprintf(os.Stderr, "    lone %+v other %+v S %.0f\n", q, p, S)
-					}
 					return fail("single pip with another pip on the face")
 				}
 			}

@@ -98,7 +98,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	var rd Reading
 	for _, alts := range r.findDice(img) {
 		best, bestScore := []Die(nil), math.Inf(-1)
-		var whole []string // values of the splits in which every die was read
+		var whole []string  // values of the splits in which every die was read
+		var partial [][]int // values read in splits where some die was not
 		for _, alt := range alts {
 			var dice []Die
 			score := 0.0
@@ -136,12 +137,23 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			}
 			if len(dice) > 0 && score == float64(len(dice))-0.6*float64(len(alt)-1) {
 				whole = append(whole, fmt.Sprint(Reading{Dice: dice}.Values()))
+			} else if v := (Reading{Dice: dice}).Values(); len(v) > 0 {
+				partial = append(partial, v)
 			}
 		}
 		// Two ways of cutting touching dice that both read completely but differently:
 		// the blob is ambiguous.
+		// A split that read some dice as values the best one does not hold (two touching 2s
+		// read whole as a 1, split as a 2 and a face that fits nothing) is as ambiguous.
+		conflict := false
+		if len(whole) > 0 {
+			bv := Reading{Dice: best}.Values()
+			for _, v := range partial {
+				conflict = conflict || !subMultiset(v, bv)
+			}
+		}
 		for _, w := range whole {
-			if w != whole[0] {
+			if w != whole[0] || conflict {
 				for i := range best {
 					best[i].Value = 0
 					best[i].Why = "touching dice read differently depending on where they are split"
@@ -171,6 +183,21 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
 	}
 	return rd
+}
+
+// subMultiset says whether every value of a (sorted) is in b (sorted), counted with repeats.
+func subMultiset(a, b []int) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // plausibleSplit says whether the parts of a split blob each look like one die.
