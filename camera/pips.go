@@ -61,9 +61,10 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	}
 	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
 	// die's own edges usually give it well, but on a dark die on dark felt the pips' outlines
-	// outweigh the die's and can pull the estimate up to 45° off. When the two disagree by
-	// more than a blob's rectangle can be off, the face is read both ways: a face that reads
-	// only one way is read, one that reads two different values is ambiguous.
+	// outweigh the die's and can pull the estimate up to 45° off. When the blob's axes differ
+	// from the edges' by more than shadows explain and the face has few pips (whose layout
+	// says little about the turn), it is read in both: a face that reads two different values
+	// is ambiguous.
 	d, square := edgeTurn(lab, P, S)
 	if math.Abs(d) <= 2*math.Pi/180 {
 		return r.readFaceAt(c, lab, k, square)
@@ -72,7 +73,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	c.r.ang += d
 	if lab2, ok := warpFace(img, c.r, k, P); ok {
 		f := r.readFaceAt(c, lab2, k, square)
-		if math.Abs(d) < 15*math.Pi/180 {
+		if f.value > 3 || f.value == 0 && f.turned == 0 || math.Abs(d) < 15*math.Pi/180 {
 			return f
 		}
 		g := r.readFaceAt(alt, lab, k, square)
@@ -80,9 +81,9 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		case g.value == 0:
 			return f
 		case f.value == 0:
-			// The blob's turn is trusted over the edges' only when the same pips fitted a
-			// layout but for the edges' turn, and spaced as on a 2 or 3, not as two
-			// neighbouring pips of a 4 or 6 seen diagonally.
+			// The blob's turn is trusted over the edges' only when the same number of
+			// pips fit there, spaced as on a 2 or 3, not as two neighbouring pips of a 4
+			// or 6 seen diagonally.
 			if f.turned == g.value && g.spacing > 0.22 {
 				return g
 			}
@@ -412,7 +413,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			// (A speck of glare or a bevel is not a partner: it must look like the pip.)
 			q := pips[idx[0]]
 			for j, p := range pips {
-				if j != idx[0] && math.Hypot(p.x, p.y) < 0.45*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
+				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
 					lone = true
 					return fail("single pip with another pip on the face")
 				}

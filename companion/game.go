@@ -3,7 +3,6 @@ package companion
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -44,81 +43,6 @@ type GameSetup struct {
 	Lang    display.Lang     `json:"lang"`
 }
 
-// rollOff is the roll for the first player: each contender rolls two dice,
-// the highest starts, the tied roll again.
-type rollOff struct {
-	contenders []int       // seats still in the roll-off
-	rolls      map[int]int // seat -> sum rolled this round
-	shown      [][2]int    // per seat, the last pair (for the screen)
-	first      int         // -1 until decided
-}
-
-func newRollOff(n int) rollOff {
-	r := rollOff{rolls: map[int]int{}, shown: make([][2]int, n), first: -1}
-	for i := 0; i < n; i++ {
-		r.contenders = append(r.contenders, i)
-	}
-	return r
-}
-
-// roller is the next contender to roll, -1 when decided.
-func (r *rollOff) roller() int {
-	if r.first >= 0 {
-		return -1
-	}
-	for _, p := range r.contenders {
-		if _, ok := r.rolls[p]; !ok {
-			return p
-		}
-	}
-	return -1
-}
-
-// add records p's pair and, when the round is complete, decides or starts a tie-break round.
-func (r *rollOff) add(p int, pair [2]int) error {
-	if p != r.roller() {
-		return fmt.Errorf("player %d rolled out of turn (expected %d)", p+1, r.roller()+1)
-	}
-	if pair[0] < 1 || pair[0] > 6 || pair[1] < 1 || pair[1] > 6 {
-		return fmt.Errorf("dice must be 1-6, got %v", pair)
-	}
-	r.rolls[p] = pair[0] + pair[1]
-	r.shown[p] = pair
-	if len(r.rolls) < len(r.contenders) {
-		return nil
-	}
-	best := 0
-	for _, s := range r.rolls {
-		best = max(best, s)
-	}
-	var tied []int
-	for _, q := range r.contenders {
-		if r.rolls[q] == best {
-			tied = append(tied, q)
-		}
-	}
-	if len(tied) == 1 {
-		r.first = tied[0]
-		return nil
-	}
-	r.contenders, r.rolls = tied, map[int]int{}
-	return nil
-}
-
-// leader is the highest roller of the round so far, -1 = none.
-func (r *rollOff) leader() int {
-	if r.first >= 0 {
-		return r.first
-	}
-	best, who := 0, -1
-	for _, p := range r.contenders {
-		if s, ok := r.rolls[p]; ok && s > best {
-			best, who = s, p
-		}
-	}
-	return who
-}
-
 // table is the game as the journal describes it: the setup, the roll-off and
 // the engine position after every action not undone.
 type table struct {
@@ -137,10 +61,7 @@ func (t *table) apply(a Action) error {
 		}
 		return t.rebuild(t.actions[:len(t.actions)-1])
 	}
-	n := *t
-	n.roll.rolls = maps.Clone(t.roll.rolls)
-	n.roll.shown = slices.Clone(t.roll.shown)
-	n.roll.contenders = slices.Clone(t.roll.contenders)
+	n := *t // do replaces the roll-off and position, never changes what t shares
 	if err := n.do(a); err != nil {
 		return fmt.Errorf("%s: %w", a.Op, err)
 	}
@@ -164,7 +85,11 @@ func (t *table) do(a Action) error {
 		if n := len(a.Setup.Players); n < engine.MinPlayers || n > engine.MaxPlayers {
 			return fmt.Errorf("%d players: a game has 2 to 4", n)
 		}
-		t.setup, t.roll = a.Setup, newRollOff(len(a.Setup.Players))
+		r, err := newRollOff(len(a.Setup.Players))
+		if err != nil {
+			return err
+		}
+		t.setup, t.roll = a.Setup, r
 		return nil
 	case OpRollOff, OpFirst:
 		if t.started {
