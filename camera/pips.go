@@ -23,9 +23,9 @@ type face struct {
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels
 	square float64
-	// turned is the number of pips when they were rejected only for being turned from the
-	// die's sides (at every threshold that found pips); spacing is the fitted pip spacing,
-	// in face sides.
+	// turned is the number of pips when no layout fitted and all of them were rejected only
+	// for being turned from the die's sides (at the first threshold that found pips, and at
+	// no other threshold as a different set); spacing is the fitted pip spacing, in face sides.
 	turned  int
 	spacing float64
 	face    rotRect // the fitted top face, image pixels (zero when no layout fitted)

@@ -44,9 +44,9 @@ func readDrawn(t *testing.T, seed uint64, n int) {
 		read++
 	}
 	t.Logf("seed %d: %d of %d rolls read", seed, read, n)
-	// A refusal costs a re-roll, a misread a wrong game: misreads fail above;
-	// refusals fail only when they make the table unplayable.
-	if read < n/2 {
+	// Misreads fail above. The sim's clean frames should nearly all be read:
+	// more refusals than one in ten would make the table tiresome.
+	if read < n*9/10 {
 		t.Errorf("only %d of %d drawn rolls read", read, n)
 	}
 }
