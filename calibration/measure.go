@@ -25,9 +25,11 @@ type DieLook struct {
 // Measure measures the dice the reader read in a frame of the calibration
 // roll: size, pip size, colours and contrasts, per die and overall (medians
 // for sizes and colours, the least contrast, since the worst die decides).
-// Only dice read with a value and all their pips are measured.
+// Only dice read with a value and all their pips are measured; a die that
+// cannot be measured is left out.
 func Measure(frame gocv.Mat, rd camera.Reading, tray Tray) (Dice, []DieLook, error) {
 	var looks []DieLook
+	var skipped error
 	bounds := image.Rect(0, 0, frame.Cols(), frame.Rows())
 	for _, d := range rd.Dice {
 		if d.Value < 1 || len(d.Pips) != d.Value || d.Box.Intersect(bounds).Empty() {
@@ -35,11 +37,17 @@ func Measure(frame gocv.Mat, rd camera.Reading, tray Tray) (Dice, []DieLook, err
 		}
 		l, err := measureDie(frame, d, tray)
 		if err != nil {
-			return Dice{}, nil, fmt.Errorf("measure the die at %v: %w", d.Box, err)
+			// One die too small or too blurred to measure does not spoil the
+			// others; only when none can be measured is the roll useless.
+			skipped = fmt.Errorf("measure the die at %v: %w", d.Box, err)
+			continue
 		}
 		looks = append(looks, l)
 	}
 	if len(looks) == 0 {
+		if skipped != nil {
+			return Dice{}, nil, skipped
+		}
 		return Dice{}, nil, errors.New("measure dice: no die was read, so there is nothing to measure")
 	}
 	var sides, pips []float64
