@@ -12,15 +12,22 @@
 //     (twice their inscribed radius, which leaves shadows out); blobs too big for one die are
 //     split several ways and the faces decide which split is right (two complete readings that
 //     differ make the blob unreadable).
-//  2. Each die is resampled to a fixed size in its own axes (turned by the 4-fold average
-//     of its edge directions). Pips are compact blobs that contrast with the face's own median
+//  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of
+//     its edge directions when those edges stand out from the tray's texture (else by the
+//     blob's rectangle alone). Faces of at most three pips (whose layout says little about
+//     the turn) must line up with trusted edges; when the blob's axes and the edges' differ
+//     by 15° or more, such a face is read at both angles and two different values make it
+//     unreadable. Pips are compact blobs that contrast with the face's own median
 //     colour, darker or lighter, any hue; holes from glare are filled; elongated blobs
 //     (pips on a foreshortened side face) are dropped. Pips are sought at three thresholds
 //     (and in a hue-only map when those read nothing); every valid reading must agree.
 //  3. The pips must fit one of the canonical 1-6 layouts (any rotation, either orientation of
 //     2, 3 and 6), the free places of the 3×3 pip grid must be clear, and in an oblique view
-//     the pips left out must lie off the fitted face. A face that fits nothing is unreadable,
-//     never rounded to a value.
+//     the pips left out must lie off the fitted face. A lone pip read as a 1 is refused when
+//     a similar blob lies within about half a die side of the face's centre (the partner of a
+//     2 or 3 seen turned). A face that fits nothing is unreadable, never rounded to a value.
+//     A split of touching dice whose fitted faces overlap (one face's pips taken for two dice)
+//     is not a way to cut the blob, and what it read still counts against any other cut.
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).

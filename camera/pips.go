@@ -64,9 +64,10 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	// outweigh the die's and can pull the estimate up to 45° off. When the blob's axes differ
 	// from the edges' by more than shadows explain and the face has few pips (whose layout
 	// says little about the turn), it is read in both: a face that reads two different values
-	// is ambiguous.
+	// is ambiguous. Edges barely squarer than the tray's texture (a pale die on wood grain)
+	// give no turn at all: the blob's rectangle is used, and the pips' turn is not checked.
 	d, square := edgeTurn(lab, P, S)
-	if math.Abs(d) <= 2*math.Pi/180 {
+	if math.Abs(d) <= 2*math.Pi/180 || square < minSquare {
 		return r.readFaceAt(c, lab, k, square)
 	}
 	alt := c
@@ -169,7 +170,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 			continue
 		}
 		anyPips = true
-		fi, us, w := r.bestFit(ps, a.C, P, S, tf)
+		fi, us, w := r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
 		if w.why != "" {
 			if why == "" {
 				why = w.why
@@ -201,7 +202,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 	if !found {
 		// Pips in no layout on something that runs off the picture (a cable, a keyboard) or
 		// whose edges are not square (a round tray foot) is clutter, not a die.
-		return face{why: why, notDie: c.edge || square < 0.06, square: square, turned: max(turned, 0)}
+		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0)}
 	}
 	f := face{value: ft.value, square: square, spacing: ft.f.a / S}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
@@ -373,7 +374,7 @@ func findPips(C []float64, P int, S, t float64) []pip {
 // bestFit finds the largest set of pips (all of them first) that forms a canonical layout whose
 // free places are clear, with every left-out pip off the fitted face (a side face in an oblique
 // view). It returns the fit and the indices of the pips used.
-func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []int, miss) {
+func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided bool) (fit, []int, miss) {
 	n := len(pips)
 	if n > 9 {
 		return fit{}, nil, miss{why: fmt.Sprintf("%d pips", n)}
@@ -420,8 +421,9 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64) (fit, []i
 			}
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
 			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
-		} else if tilt := math.Min(ft.f.ang, math.Pi/2-ft.f.ang); len(idx) <= 3 && tilt > 25*math.Pi/180 {
-			// Few pips constrain the layout weakly: they must also line up with the die's sides.
+		} else if tilt := math.Min(ft.f.ang, math.Pi/2-ft.f.ang); sided && len(idx) <= 3 && tilt > 25*math.Pi/180 {
+			// Few pips constrain the layout weakly: they must also line up with the die's sides
+			// (when the sides are seen at all: sided).
 			turned = turned || len(idx) == n
 			return fail(fmt.Sprintf("pips turned %.0f° from the die's sides", tilt*180/math.Pi))
 		}
@@ -581,3 +583,7 @@ func clearance(C []float64, P int, p [2]float64, t float64) float64 {
 	}
 	return best
 }
+
+// minSquare is the smallest squareness of a die's edges (see edgeTurn) that says anything
+// about its turn; below it the edges are lost in the tray's texture.
+const minSquare = 0.06

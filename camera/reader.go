@@ -113,6 +113,21 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			if len(alt) > 1 && !explainsPips(alt, faces) {
 				continue
 			}
+			if len(alt) > 1 && overlap(faces) {
+				// Not a way to cut the blob, but what its parts read still counts against
+				// a reading that lacks it.
+				var v []int
+				for _, f := range faces {
+					if f.value > 0 {
+						v = append(v, f.value)
+					}
+				}
+				sort.Ints(v)
+				if len(v) > 0 {
+					partial = append(partial, v)
+				}
+				continue
+			}
 			for i, c := range alt {
 				f := faces[i]
 				if f.notDie {
@@ -239,4 +254,20 @@ func explainsPips(parts []cand, faces []face) bool {
 		}
 	}
 	return true
+}
+
+// overlap says whether two of the faces fitted in the parts of a split blob overlap: two dice
+// cannot share the space, so the split took pips of one face for two (a 4 cut into two 2s).
+// The centres of touching dice lie at least a side apart; those of two halves of one face
+// much less.
+func overlap(faces []face) bool {
+	for i, f := range faces {
+		for _, g := range faces[i+1:] {
+			if f.face.w > 0 && g.face.w > 0 &&
+				math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < 0.9*(f.face.w+g.face.w)/2 {
+				return true
+			}
+		}
+	}
+	return false
 }
