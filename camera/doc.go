@@ -9,7 +9,10 @@
 //     is modelled from the picture's border (a smooth quadratic per Lab channel, so uneven light
 //     is absorbed) and from its commonest colour; a pixel is foreground when its colour or
 //     gradient exceeds the border's own noise. The die size is estimated from the blobs
-//     (twice their inscribed radius, which leaves shadows out); blobs too big for one die are
+//     (twice their inscribed radius, which leaves shadows out); when the blobs not cut by the
+//     picture's edge (clutter there hides its size) say another size, both are read and the
+//     one with fewer unreadable dice, then more pips per die, wins (dice found where the first
+//     size found none must be read surely). Blobs too big for one die are
 //     split several ways and the faces decide which split is right (two complete readings that
 //     differ make the blob unreadable).
 //  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of

@@ -32,21 +32,15 @@ func toLab(bgr gocv.Mat) labImage {
 // foreground when its colour or its local gradient stands out from the border's own noise, and
 // touching dice are split with the die size estimated from the isolated ones.
 //
-// It returns one entry per blob, each a list of alternative readings of that blob as dice.
-func (r *Reader) findDice(img gocv.Mat) [][][]cand {
+// It returns one or two hypotheses of the die's size, each holding one entry per blob, each a
+// list of alternative readings of that blob as dice.
+func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 	fg, scale := r.segment(img)
 	dist := fg.distance()
 	dim := float64(max(fg.w, fg.h))
 	minPx := int(math.Max(6, math.Pow(dim*0.012, 2)))
 	comps := fg.components(minPx)
 
-	type blob struct {
-		px   []int
-		r    rotRect
-		area float64
-		core float64 // twice the largest inscribed radius: a die's side, shadows mostly left out
-		edge bool
-	}
 	blobs := make([]blob, 0, len(comps))
 	for _, px := range comps {
 		b := blob{px: px, area: float64(len(px))}
@@ -56,26 +50,49 @@ func (r *Reader) findDice(img gocv.Mat) [][][]cand {
 		}
 		blobs = append(blobs, b)
 	}
+	if side := r.o.DieSidePx * scale; side > 0 {
+		return [][][][]cand{cutBlobs(fg, blobs, side, scale)}
+	}
 	// Die size: the median core of the blobs, weighted by area so that specks of noise do not
-	// outvote the dice; the area of one die (with its shadow) from the blobs of that core.
-	side := r.o.DieSidePx * scale
-	if side <= 0 {
-		var sides []float64
-		for _, b := range blobs {
-			// Only compact blobs vote: a die (square) has core²/area near 1, a circle 1.27;
-			// cables, tray edges and long shadows much less.
-			if math.Sqrt(b.area) > dim*0.7 || b.core*b.core < 0.55*b.area {
-				continue
-			}
-			for w := 0; w < int(b.area/16)+1; w++ {
-				sides = append(sides, b.core)
+	// outvote the dice. Only compact blobs vote: a die (square) has core²/area near 1, a circle
+	// 1.27; cables, tray edges and long shadows much less. Clutter cut by the picture's edge
+	// (a laptop's corner, a cable) does not show its size and can outvote the dice, but on a
+	// pale desk it is sometimes the dice that are cut into pieces: when the blobs inside the
+	// picture say another size, both sizes are tried and the faces decide.
+	var all, whole []float64
+	for _, b := range blobs {
+		if math.Sqrt(b.area) > dim*0.7 || b.core*b.core < 0.55*b.area {
+			continue
+		}
+		for w := 0; w < int(b.area/16)+1; w++ {
+			all = append(all, b.core)
+			if !b.edge {
+				whole = append(whole, b.core)
 			}
 		}
-		side = median(sides)
 	}
+	side := median(all)
 	if side <= 0 {
 		return nil
 	}
+	out := [][][][]cand{cutBlobs(fg, blobs, side, scale)}
+	if s := median(whole); s > 0 && math.Abs(math.Log(s/side)) > math.Log(1.25) {
+		out = append(out, cutBlobs(fg, blobs, s, scale))
+	}
+	return out
+}
+
+type blob struct {
+	px   []int
+	r    rotRect
+	area float64
+	core float64 // twice the largest inscribed radius: a die's side, shadows mostly left out
+	edge bool
+}
+
+// cutBlobs turns the blobs into die candidates for a die of the given side (in fg's pixels).
+func cutBlobs(fg grid, blobs []blob, side, scale float64) [][][]cand {
+	// The area of one die (with its shadow) from the blobs of that core.
 	var areas []float64
 	for _, b := range blobs {
 		if b.core > 0.8*side && b.core < 1.25*side && b.area < 1.8*b.core*b.core {

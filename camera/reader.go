@@ -96,7 +96,43 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		off = t.Min
 	}
 	var rd Reading
-	for _, alts := range r.findDice(img) {
+	read := make(map[cand]face) // a blob cut the same way under both sizes is read once
+	for i, hyp := range r.findDice(img) {
+		if i > 0 && settled(rd.Dice) {
+			break // every die found was read: the other size is not worth its time
+		}
+		dice := r.readBlobs(img, off, hyp, read)
+		if i == 0 || better(dice, rd.Dice, 2*r.o.MinConfidence) {
+			rd.Dice = dice
+		}
+	}
+	sort.Slice(rd.Dice, func(i, j int) bool {
+		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
+		if a.Y != b.Y {
+			return a.Y < b.Y
+		}
+		return a.X < b.X
+	})
+	rd.Status = StatusRead
+	for _, d := range rd.Dice {
+		if d.Value == 0 {
+			rd.Status = StatusUnreadable
+			rd.Why = fmt.Sprintf("die at (%d,%d): %s", (d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2, d.Why)
+			return rd
+		}
+	}
+	if r.o.Expect > 0 && len(rd.Dice) != r.o.Expect {
+		rd.Status = StatusWrongCount
+		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
+	}
+	return rd
+}
+
+// readBlobs reads the faces of one hypothesis of the dice (one entry per blob, each a list of
+// ways to cut it) and keeps the best way for each blob.
+func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read map[cand]face) []Die {
+	var out []Die
+	for _, alts := range blobs {
 		best, bestScore := []Die(nil), math.Inf(-1)
 		var whole []string  // values of the splits in which every die was read
 		var partial [][]int // values read in splits where some die was not
@@ -108,7 +144,12 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			}
 			faces := make([]face, len(alt))
 			for i, c := range alt {
-				faces[i] = r.readFace(img, c)
+				f, ok := read[c]
+				if !ok {
+					f = r.readFace(img, c)
+					read[c] = f
+				}
+				faces[i] = f
 			}
 			if len(alt) > 1 && !explainsPips(alt, faces) {
 				continue
@@ -176,28 +217,55 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 				break
 			}
 		}
-		rd.Dice = append(rd.Dice, best...)
+		out = append(out, best...)
 	}
-	sort.Slice(rd.Dice, func(i, j int) bool {
-		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
-		if a.Y != b.Y {
-			return a.Y < b.Y
-		}
-		return a.X < b.X
-	})
-	rd.Status = StatusRead
-	for _, d := range rd.Dice {
+	return out
+}
+
+// settled says whether dice were found and all of them read.
+func settled(ds []Die) bool {
+	for _, d := range ds {
 		if d.Value == 0 {
-			rd.Status = StatusUnreadable
-			rd.Why = fmt.Sprintf("die at (%d,%d): %s", (d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2, d.Why)
-			return rd
+			return false
 		}
 	}
-	if r.o.Expect > 0 && len(rd.Dice) != r.o.Expect {
-		rd.Status = StatusWrongCount
-		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
+	return len(ds) > 0
+}
+
+// better says whether dice a, read with one guess of the die's size, beat dice b read with
+// another: fewer unreadable dice, then fewer dice for as many pips (the pips of one face are
+// not dice of their own). Dice found where b found none must each be read with confidence sure.
+func better(a, b []Die, sure float64) bool {
+	count := func(ds []Die) (bad, n, pips int) {
+		for _, d := range ds {
+			if d.Value == 0 {
+				bad++
+			} else {
+				n++
+				pips += d.Value
+			}
+		}
+		return
 	}
-	return rd
+	ba, na, pa := count(a)
+	bb, nb, pb := count(b)
+	if ba != bb {
+		return ba < bb
+	}
+	if nb == 0 && na > 0 {
+		// Where the other size found nothing, this one may have made a die of a side face:
+		// it is believed only when all its dice are read surely.
+		for _, d := range a {
+			if d.Confidence < sure {
+				return false
+			}
+		}
+		return true
+	}
+	if na == 0 || nb == 0 {
+		return false
+	}
+	return float64(pa)/float64(na) > float64(pb)/float64(nb)
 }
 
 // subMultiset says whether every value of a (sorted) is in b (sorted), counted with repeats.

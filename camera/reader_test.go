@@ -228,3 +228,29 @@ func BenchmarkRead(b *testing.B) {
 }
 
 func image4(x0, y0, x1, y1 int) image.Rectangle { return image.Rect(x0, y0, x1, y1) }
+
+// TestBetterSize pins how the readings made with two guesses of the die's size are weighed.
+func TestBetterSize(t *testing.T) {
+	die := func(v int, conf float64) Die { return Die{Value: v, Confidence: conf} }
+	tests := []struct {
+		name string
+		a, b []Die
+		want bool
+	}{
+		{"fewer unreadable wins", []Die{die(5, 0.9)}, []Die{die(0, 0), die(1, 0.9)}, true},
+		{"more unreadable loses", []Die{die(0, 0), die(2, 0.9)}, []Die{die(2, 0.9)}, false},
+		{"a face's pips are not dice", []Die{die(2, 0.9)}, []Die{die(1, 0.9), die(1, 0.9)}, true},
+		{"tie keeps the first", []Die{die(3, 0.9)}, []Die{die(3, 0.9)}, false},
+		{"sure dice where none were found", []Die{die(3, 0.96)}, nil, true},
+		{"unsure dice where none were found", []Die{die(4, 0.30)}, nil, false},
+		{"nothing never beats dice", nil, []Die{die(4, 0.9)}, false},
+	}
+	for _, tc := range tests {
+		if got := better(tc.a, tc.b, 0.5); got != tc.want {
+			t.Errorf("%s: better(%v, %v) = %v, want %v", tc.name, tc.a, tc.b, got, tc.want)
+		}
+	}
+	if settled(nil) || settled([]Die{die(2, 0.9), die(0, 0)}) || !settled([]Die{die(2, 0.9)}) {
+		t.Error("settled: want true only when dice were found and all read")
+	}
+}
