@@ -95,44 +95,26 @@ func (g grid) fillHoles(maxHole int) grid {
 }
 
 // components4 labels 4-connected true pixels (the complement of 8-connected foreground).
-func (g grid) components4(minSize int) [][]int {
-	seen := make([]bool, len(g.b))
-	var comps [][]int
-	stack := make([]int, 0, 1024)
-	for s := range g.b {
-		if !g.b[s] || seen[s] {
-			continue
-		}
-		seen[s] = true
-		stack = append(stack[:0], s)
-		var px []int
-		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			px = append(px, i)
-			x, y := i%g.w, i/g.w
-			for _, j := range [4]int{i - 1, i + 1, i - g.w, i + g.w} {
-				if (j == i-1 && x == 0) || (j == i+1 && x == g.w-1) || (j == i-g.w && y == 0) || (j == i+g.w && y == g.h-1) {
-					continue
-				}
-				if g.b[j] && !seen[j] {
-					seen[j] = true
-					stack = append(stack, j)
-				}
-			}
-		}
-		if len(px) >= minSize {
-			comps = append(comps, px)
-		}
-	}
-	return comps
-}
+func (g grid) components4(minSize int) [][]int { return g.label(minSize, false) }
 
 // components labels 8-connected true pixels; returns each component's pixel indices.
-func (g grid) components(minSize int) [][]int {
+func (g grid) components(minSize int) [][]int { return g.label(minSize, true) }
+
+// label flood-fills the true pixels into components of at least minSize
+// pixels, 8-connected when diag is set, else 4-connected.
+func (g grid) label(minSize int, diag bool) [][]int {
 	seen := make([]bool, len(g.b))
 	var comps [][]int
 	stack := make([]int, 0, 1024)
+	push := func(x, y int) {
+		if x < 0 || y < 0 || x >= g.w || y >= g.h {
+			return
+		}
+		if j := y*g.w + x; g.b[j] && !seen[j] {
+			seen[j] = true
+			stack = append(stack, j)
+		}
+	}
 	for s := range g.b {
 		if !g.b[s] || seen[s] {
 			continue
@@ -145,21 +127,16 @@ func (g grid) components(minSize int) [][]int {
 			stack = stack[:len(stack)-1]
 			px = append(px, i)
 			x, y := i%g.w, i/g.w
+			if !diag {
+				push(x-1, y)
+				push(x+1, y)
+				push(x, y-1)
+				push(x, y+1)
+				continue
+			}
 			for dy := -1; dy <= 1; dy++ {
-				yy := y + dy
-				if yy < 0 || yy >= g.h {
-					continue
-				}
 				for dx := -1; dx <= 1; dx++ {
-					xx := x + dx
-					if xx < 0 || xx >= g.w {
-						continue
-					}
-					j := yy*g.w + xx
-					if g.b[j] && !seen[j] {
-						seen[j] = true
-						stack = append(stack, j)
-					}
+					push(x+dx, y+dy)
 				}
 			}
 		}
