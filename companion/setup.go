@@ -14,22 +14,36 @@ var colours = []display.Colour{display.Red, display.Blue, display.Green, display
 
 // setup runs the setup screen: Prev/Next move the highlight, OK edits the
 // highlighted line (Prev/Next then change its value, OK is done) or, on
-// Start, begins the game.
+// Start, begins the game. On a player's line, OK after the colour spells
+// the name (see nameEdit).
 func (c *Companion) setup(ctx context.Context) error {
 	g := GameSetup{Players: slices.Clone(c.opts.Players), Rules: c.opts.Rules, Lang: c.lang}
 	sel, editing := 0, false
+	var naming *nameEdit
 	for {
 		items := display.SetupItems(len(g.Players))
 		sel = min(sel, len(items)-1)
-		c.show(display.Screen{Kind: display.KindSetup, Lang: g.Lang, Selected: sel,
-			Setup: display.Setup{Players: g.Players, Rules: g.Rules, Lang: g.Lang, Editing: editing}})
+		it := items[sel]
+		st := display.Setup{Players: g.Players, Rules: g.Rules, Lang: g.Lang, Editing: editing}
+		if naming != nil {
+			st.Players = slices.Clone(g.Players)
+			st.Players[it.Player].Name, st.NameCursor = naming.draft()
+		}
+		c.show(display.Screen{Kind: display.KindSetup, Lang: g.Lang, Selected: sel, Setup: st})
 		ev, err := c.next(ctx)
 		if err != nil {
 			return err
 		}
-		it := items[sel]
 		switch {
 		case ev.Long:
+		case naming != nil:
+			if name, done := naming.press(ev.Button); done {
+				g.Players = slices.Clone(g.Players)
+				g.Players[it.Player].Name = name
+				naming, editing = nil, false
+			}
+		case ev.Button == hw.OK && editing && it.Field == display.FieldPlayer:
+			naming = newNameEdit(g.Players[it.Player].Name, g.Lang)
 		case ev.Button == hw.OK && !editing && it.Field == display.FieldStart:
 			if err := c.record(Action{Op: OpSetup, Setup: &g}); err != nil {
 				return err

@@ -144,7 +144,11 @@ func composeSetup(c *content, s Screen, t tr) {
 			text = t.f(mSetPlayers, len(st.Players))
 		case FieldPlayer:
 			p := st.Players[it.Player]
-			text = fmt.Sprintf("%d %s: %s", it.Player+1, p.Name, t.colour(p.Colour))
+			name := p.Name
+			if i == s.Selected && st.NameCursor > 0 {
+				name = spelling(p.Name, st.NameCursor-1)
+			}
+			text = fmt.Sprintf("%d %s: %s", it.Player+1, name, t.colour(p.Colour))
 		case FieldWinColumns:
 			text = t.n(mSetWin, st.Rules.WinColumns)
 		case FieldSkipOccupied:
@@ -168,6 +172,16 @@ func composeSetup(c *content, s Screen, t tr) {
 			c.pos = "◀▶" // the buttons now change the value
 		}
 	}
+}
+
+// spelling shows a name being spelt with the letter under the cursor in brackets; past the
+// last letter the cursor is on the end mark, "_".
+func spelling(name string, cur int) string {
+	r := []rune(name)
+	if cur >= len(r) {
+		return string(r) + "[_]"
+	}
+	return string(r[:cur]) + "[" + string(r[cur]) + "]" + string(r[cur+1:])
 }
 
 func composeRollOff(c *content, s Screen, t tr) {

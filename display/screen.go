@@ -113,6 +113,9 @@ type Setup struct {
 	Rules   engine.Rules
 	Lang    Lang
 	Editing bool
+	// NameCursor, when above 0, says the highlighted player's name is being spelt and the
+	// cursor is on its NameCursor-th letter (one past the last: the end mark).
+	NameCursor int
 }
 
 // SetupField names one line of the setup screen.
