@@ -144,11 +144,11 @@ func composeSetup(c *content, s Screen, t tr) {
 			text = t.f(mSetPlayers, len(st.Players))
 		case FieldPlayer:
 			p := st.Players[it.Player]
-			name := p.Name
+			text = fmt.Sprintf("%d %s: %s", it.Player+1, p.Name, t.colour(p.Colour))
 			if i == s.Selected && st.NameCursor > 0 {
-				name = spelling(p.Name, st.NameCursor-1)
+				// The colour makes room for the longest name with its brackets.
+				text = fmt.Sprintf("%d %s", it.Player+1, spelling(p.Name, st.NameCursor-1))
 			}
-			text = fmt.Sprintf("%d %s: %s", it.Player+1, name, t.colour(p.Colour))
 		case FieldWinColumns:
 			text = t.n(mSetWin, st.Rules.WinColumns)
 		case FieldSkipOccupied:

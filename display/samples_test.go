@@ -56,11 +56,12 @@ func samples() []sample {
 	editing := setup
 	editing.Editing = true
 	naming := editing
-	naming.NameCursor = 2
+	naming.NameCursor = 8
+	naming.Players = append([]Player{{Name: "ЖЖЖЖЖЖЖЖ", Colour: Orange}}, ps[1:3]...) // the widest 8 letters
 	return []sample{
 		{"setup", Screen{Kind: KindSetup, Players: ps, Setup: setup, Selected: 0}},
 		{"setup-edit", Screen{Kind: KindSetup, Players: ps, Setup: editing, Selected: 5}},
-		{"setup-name", Screen{Kind: KindSetup, Players: ps, Setup: naming, Selected: 3}},
+		{"setup-name", Screen{Kind: KindSetup, Players: ps, Setup: naming, Selected: 1}},
 		{"setup-end", Screen{Kind: KindSetup, Players: ps, Setup: setup, Selected: 9}},
 		{"rolloff", Screen{Kind: KindRollOff, Players: ps, RollOff: RollOff{Rolls: [][2]int{{3, 5}, {6, 1}, {0, 0}, {0, 0}}, Leader: 0}}},
 		{"rolloff-tie", Screen{Kind: KindRollOff, Players: ps, RollOff: RollOff{Rolls: [][2]int{{6, 5}, {2, 1}, {5, 6}, {4, 4}}, Leader: 0, Tied: []int{0, 2}}}},
