@@ -2,6 +2,7 @@ package companion
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/cantstop/cantstop/display"
 	"github.com/cantstop/cantstop/hw"
@@ -81,14 +82,10 @@ func (e *nameEdit) press(b hw.Button) (string, bool) {
 }
 
 func (e *nameEdit) finish() string {
-	s := []rune(string(e.runes))
-	for len(s) > 0 && s[len(s)-1] == ' ' {
-		s = s[:len(s)-1]
+	if s := strings.TrimRight(string(e.runes), " "); s != "" {
+		return s
 	}
-	if len(s) == 0 {
-		return e.old
-	}
-	return string(s)
+	return e.old
 }
 
 // draft is the name as it stands, and the cursor for the display (1-based; len+1 is the end mark).
