@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the .deb packages with nfpm v2.45.2 (later versions do not install
-# from the module proxy): dist/cantstop_VERSION_amd64.deb from a native build
-# and dist/cantstop_VERSION_arm64.deb from a cross build (scripts/cross-arm64.sh).
-# Checks that Depends names every OpenCV library the binary
-# links.
+# from the module proxy): dist/cantstop_VERSION_amd64.deb and _arm64.deb, each
+# with a binary linked against the lean static OpenCV (scripts/build-lean.sh;
+# arm64 is cross-built unless this is an arm64 machine). Checks that Depends
+# names the package of every shared library the binary links.
 #   packaging/deb.sh                 both architectures
 #   ARCHS=amd64 packaging/deb.sh     one
 #   VERSION=1.2.0 packaging/deb.sh   package version (default: from git describe)
@@ -31,14 +31,20 @@ if [ -z "${VERSION:-}" ]; then
 fi
 export VERSION
 
-# checkdeps fails when the binary links an OpenCV library whose package is
-# not in nfpm.yaml's depends (readelf works for any architecture).
+# checkdeps fails when the binary links a shared library whose package is not
+# in nfpm.yaml's depends (readelf works for any architecture; Debian names the
+# packages alike on amd64 and arm64, so this machine's dpkg can tell).
 checkdeps() {
-  local bin=$1 lib pkg missing=0
-  for lib in $(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(libopencv_[a-z0-9]*\)\.so\.406\].*/\1/p'); do
-    pkg="libopencv-${lib#libopencv_}406"
-    if ! grep -q "^  - $pkg " packaging/nfpm.yaml; then
-      echo "deb: $bin links $lib.so.406 but packaging/nfpm.yaml does not depend on $pkg" >&2
+  local bin=$1 so pkg missing=0 ma
+  ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+  for so in $(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+    case $so in ld-linux-*) continue ;; esac # the loader, part of libc6
+    pkg=$({ dpkg -S "/usr/lib/$ma/$so" "/lib/$ma/$so" 2>/dev/null || true; } | head -1 | cut -d: -f1)
+    if [ -z "$pkg" ]; then
+      echo "deb: no installed package has $so, which $bin links: install it, then run again" >&2
+      missing=1
+    elif ! grep -qFx "  - $pkg" packaging/nfpm.yaml && ! grep -qF "  - $pkg (" packaging/nfpm.yaml; then
+      echo "deb: $bin links $so but packaging/nfpm.yaml does not depend on $pkg" >&2
       missing=1
     fi
   done
@@ -48,20 +54,15 @@ checkdeps() {
 mkdir -p dist/stage
 for arch in ${ARCHS:-amd64 arm64}; do
   case $arch in
-  amd64)
-    bin=bin/cantstop-amd64
-    go build -trimpath -ldflags "-s -w -X main.version=$VERSION -X main.commit=$commit" -o "$bin" ./cmd/cantstop
-    machine="X86-64" ;;
-  arm64)
-    bin=bin/cantstop-arm64
-    if [ "$(uname -m)" = aarch64 ]; then # on the Pi itself: a native build
-      go build -trimpath -ldflags "-s -w -X main.version=$VERSION -X main.commit=$commit" -o "$bin" ./cmd/cantstop
-    else # cross-built against the arm64 sysroot (made once, ~5 min; seconds after)
-      VERSION=$VERSION COMMIT=$commit scripts/cross-arm64.sh "$bin"
-    fi
-    machine="AArch64" ;;
+  amd64) machine="X86-64" ;;
+  arm64) machine="AArch64" ;;
   *) echo "deb: unknown arch $arch" >&2; exit 1 ;;
   esac
+  # The lean static OpenCV (scripts/opencv-lean.sh): made once per architecture,
+  # ~10 min natively, cross-built for arm64 against the sysroot of
+  # scripts/cross-arm64.sh; seconds afterwards.
+  bin=bin/cantstop-$arch
+  VERSION=$VERSION COMMIT=$commit scripts/build-lean.sh "$bin" "$arch"
   readelf -h "$bin" | grep -q "Machine:.*$machine" || { echo "deb: $bin is not an $arch binary" >&2; exit 1; }
   checkdeps "$bin"
   install -m 0755 "$bin" dist/stage/cantstop

@@ -47,19 +47,25 @@ tools() {
   fi
 }
 
+# The marker names what the sysroot holds; an older sysroot of ours (without the
+# protobuf and GStreamer headers the lean OpenCV needs) is made again.
+marker=.cantstop-sysroot-2
+
 sysroot() {
-  [ -f "$S/.cantstop-sysroot" ] && return 0
+  [ -f "$S/$marker" ] && return 0
   local m=${MIRROR:-$(mirror)}
   echo "cross-arm64: making the arm64 sysroot in $S from $m (one time, ~5 min)" >&2
   if [ -n "$(ls -A "$S" 2>/dev/null)" ]; then
     # Only ever delete what an interrupted run of this script left.
-    [ -d "$S/debootstrap" ] || [ -d "$S/var/cache/apt/archives" ] || {
+    [ -d "$S/debootstrap" ] || [ -d "$S/var/cache/apt/archives" ] || [ -f "$S/.cantstop-sysroot" ] || {
       echo "cross-arm64: $S exists and is not a sysroot this script made: set SYSROOT to another folder" >&2; exit 1; }
     $sudo rm -rf "$S"
   fi
   $sudo mkdir -p "$S" "$cache"
-  # --foreign only downloads and unpacks the base; OpenCV comes with --include.
-  $sudo debootstrap --foreign --arch=arm64 --variant=minbase --include=libopencv-dev \
+  # --foreign only downloads and unpacks the base; OpenCV (and what the lean
+  # OpenCV of scripts/opencv-lean.sh builds against) comes with --include.
+  $sudo debootstrap --foreign --arch=arm64 --variant=minbase \
+    --include=libopencv-dev,libprotobuf-dev,libgstreamer1.0-dev,libgstreamer-plugins-base1.0-dev,libjpeg-dev,libpng-dev,zlib1g-dev \
     --cache-dir="$cache" bookworm "$S" "$m" >&2
   # Unpack every downloaded package (plain dpkg -x would break the usr-merge links).
   local d
@@ -74,7 +80,7 @@ sysroot() {
     $sudo ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$S$(readlink "$l")")" "$l"
   done
   [ -f "$L/pkgconfig/opencv4.pc" ] || { echo "cross-arm64: $L/pkgconfig/opencv4.pc missing: sysroot is incomplete, delete $S and retry" >&2; exit 1; }
-  $sudo touch "$S/.cantstop-sysroot"
+  $sudo touch "$S/$marker"
 }
 
 tools

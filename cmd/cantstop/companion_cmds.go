@@ -88,7 +88,7 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 			if stats {
 				if m, perr := sim.ReadMemory(); perr == nil {
 					mb := func(kb int) float64 { return float64(kb) / 1024 }
-					fmt.Fprintf(cmd.OutOrStdout(), "memory: peak RSS (VmHWM) %.1f MB; now RSS %.1f MB = %.1f MB own (RssAnon) + %.1f MB mapped files (RssFile, mostly OpenCV's shared libraries)\n",
+					fmt.Fprintf(cmd.OutOrStdout(), "memory: peak RSS (VmHWM) %.1f MB; now RSS %.1f MB = %.1f MB own (RssAnon) + %.1f MB mapped files (RssFile: the binary and its shared libraries)\n",
 						mb(m.PeakRSS), mb(m.RSS), mb(m.Anon), mb(m.File))
 				}
 			}
