@@ -37,9 +37,11 @@ clean:
 lean:
 	./scripts/build-lean.sh bin/cantstop-lean
 
-# The lean build reads the testdata photos exactly as the default build does;
-# prints the memory of both on the simulated table.
+# The OpenCV packages' tests pass linked lean, and the lean build reads the
+# testdata photos exactly as the default build does; prints the memory of both
+# on the simulated table.
 lean-check: lean build
+	./scripts/build-lean.sh --test
 	./scripts/lean-check.sh $(BIN) bin/cantstop-lean
 
 # --- Raspberry Pi: arm64 cross build, qemu smoke test, .deb packages, unit check.

@@ -237,8 +237,13 @@ func (s *captureSource) Close() error {
 	return nil
 }
 
-// OpenVideo opens a video file (anything Debian's FFmpeg or GStreamer reads).
-// Frame returns io.EOF at the end, or starts again if loop is set.
+// videoCaptureMJPEG is OpenCV's built-in MJPEG .avi reader (cv::CAP_OPENCV_MJPEG),
+// which gocv v0.31.0 does not name. It is the one video back-end the lean
+// appliance build (scripts/opencv-lean.sh, no FFmpeg) always has.
+const videoCaptureMJPEG gocv.VideoCaptureAPI = 2200
+
+// OpenVideo opens a video file: anything FFmpeg or GStreamer reads, or an MJPEG
+// .avi. Frame returns io.EOF at the end, or starts again if loop is set.
 func OpenVideo(path string, loop bool) (Source, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -248,14 +253,14 @@ func OpenVideo(path string, loop bool) (Source, error) {
 		return nil, fmt.Errorf("%s is a folder: use dir:%s", path, path)
 	}
 	open := func() (*gocv.VideoCapture, error) {
-		for _, api := range []gocv.VideoCaptureAPI{gocv.VideoCaptureFFmpeg, gocv.VideoCaptureGstreamer} {
+		for _, api := range []gocv.VideoCaptureAPI{gocv.VideoCaptureFFmpeg, gocv.VideoCaptureGstreamer, videoCaptureMJPEG} {
 			vc, err := gocv.VideoCaptureFileWithAPI(path, api)
 			if err == nil && vc.IsOpened() {
 				return vc, nil
 			}
 			closeFailed(vc)
 		}
-		return nil, errors.New("neither FFmpeg nor GStreamer opens it")
+		return nil, errors.New("neither FFmpeg, GStreamer nor OpenCV's MJPEG reader opens it")
 	}
 	src, err := openCapture(path, open, loop)
 	if err != nil {

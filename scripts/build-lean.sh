@@ -4,10 +4,11 @@
 # ~65 MB less memory. Same OpenCV release and the same reader as `make build`.
 #
 #   scripts/build-lean.sh OUTPUT [amd64|arm64]   default: this machine's architecture
+#   scripts/build-lean.sh --test                 instead: the OpenCV packages' tests, linked lean
 #   VERSION, COMMIT   stamped into the binary (default: git describe / rev-parse)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: scripts/build-lean.sh OUTPUT [amd64|arm64]}
+out=${1:?usage: scripts/build-lean.sh OUTPUT|--test [amd64|arm64]}
 arch=${2:-$(dpkg --print-architecture)}
 export PATH=$PATH:/usr/local/go/bin
 top=${LEAN_DIR:-$PWD/.cache/opencv-lean}
@@ -31,6 +32,12 @@ cflags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$prefix/lib/
 ldflags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig pkg-config --static --libs-only-L --libs-only-l opencv4)
 [ -n "$ldflags" ] || { echo "build-lean: $pc gave no link flags: delete $prefix and retry" >&2; exit 1; }
 ldflags="$ldflags $(pkg-config --libs gstreamer-base-1.0 gstreamer-app-1.0 gstreamer-riff-1.0 gstreamer-pbutils-1.0 gstreamer-video-1.0 gstreamer-audio-1.0)"
+
+if [ "$out" = --test ]; then
+  env "${env[@]}" CGO_CPPFLAGS="$cflags" CGO_CXXFLAGS="--std=c++11" CGO_LDFLAGS="$ldflags" \
+    go test -count=1 -tags customenv ./camera/... ./calibration/... ./companion/...
+  exit
+fi
 
 version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
