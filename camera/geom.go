@@ -1,9 +1,6 @@
 package camera
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // rotRect is a rotated rectangle: centre, side lengths along its own axes, and the angle
 // (radians) of its first axis.
@@ -48,12 +45,16 @@ func median(v []float64) float64 {
 		return 0
 	}
 	s := append([]float64(nil), v...)
-	sort.Float64s(s)
 	n := len(s)
+	m := nth(s, n/2)
 	if n%2 == 1 {
-		return s[n/2]
+		return m
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	lo := s[0] // nth leaves the n/2 smallest values first
+	for _, x := range s[1 : n/2] {
+		lo = math.Max(lo, x)
+	}
+	return (lo + m) / 2
 }
 
 func quantile(v []float64, q float64) float64 {
@@ -61,9 +62,50 @@ func quantile(v []float64, q float64) float64 {
 		return 0
 	}
 	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	i := int(q * float64(len(s)-1))
-	return s[i]
+	return nth(s, int(q*float64(len(s)-1)))
+}
+
+// nth returns the k-th smallest value of s (from 0), reordering s so that the values before
+// it are no larger and those after it no smaller (Hoare's selection: the faces' medians are
+// taken many times per frame, and a full sort costs several times more).
+func nth(s []float64, k int) float64 {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if s[mid] < s[lo] {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[hi] < s[mid] {
+			s[hi], s[mid] = s[mid], s[hi]
+		}
+		p := s[mid]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < p {
+				i++
+			}
+			for p < s[j] {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return s[k]
+		}
+	}
+	return s[k]
 }
 
 // otsu returns the threshold that best splits v into two classes.

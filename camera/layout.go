@@ -48,6 +48,7 @@ type fit struct {
 	layout [][2]float64
 	f      frame
 	err    float64 // largest distance of a pip from its canonical place, in pip spacings
+	weak   bool    // a lone pip taken for a 1 only because it sits in the middle of its own face
 }
 
 // fitLayout fits the layout with len(pts) pips. The centre of every canonical layout is the

@@ -20,6 +20,7 @@ type face struct {
 	conf   float64
 	why    string
 	notDie bool         // no pips at all: not a die
+	amb    bool         // not read because pips fitted different values
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels
 	square float64
@@ -60,13 +61,47 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 		return face{why: "die too close to the picture's edge"}
 	}
 	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
-	// die's own edges usually give it well, but on a dark die on dark felt the pips' outlines
-	// outweigh the die's and can pull the estimate up to 45° off. When the blob's axes differ
+	// die's own edges usually give it well (edgeTurn discounts the pips' round outlines), but
+	// on a dark die on dark felt the estimate can still be up to 45° off. When the blob's axes differ
 	// from the edges' by more than shadows explain and the face has few pips (whose layout
 	// says little about the turn), it is read in both: a face that reads two different values
 	// is ambiguous. Edges barely squarer than the tray's texture (a pale die on wood grain)
 	// give no turn at all: the blob's rectangle is used, and the pips' turn is not checked.
-	d, square := edgeTurn(lab, P, S)
+	d, square, dg := edgeTurn(lab, P, S)
+	f := r.readFaceTurned(img, c, lab, k, d, square)
+	// Faces with few pips say little about their own turn, so the reading must not hang on
+	// how the edges' turn is measured: the gradient directions themselves, pips included,
+	// give a second measure, and where it differs the face is read again there. Another
+	// value, or ambiguity, there (a side face's pip taken for a 1's partner) makes the face
+	// ambiguous; a failure for the pips' turn alone does not.
+	if f.value >= 1 && f.value <= 3 && square >= minSquare && turnDiff(d, dg) > 2*math.Pi/180 {
+		g := r.readFaceTurned(img, c, lab, k, dg, square)
+		if g.value != f.value && (g.value != 0 || g.amb) {
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %s depending on how the die's turn is measured", f.value, g.valueOr()), amb: true, square: square}
+		}
+	}
+	return f
+}
+
+// valueOr is the face's value, or "?" when it was not read.
+func (f face) valueOr() string {
+	if f.value == 0 {
+		return "?"
+	}
+	return fmt.Sprint(f.value)
+}
+
+// turnDiff is the difference between two turns of a square, in radians (0 to 45°).
+func turnDiff(a, b float64) float64 {
+	d := math.Mod(math.Abs(a-b), math.Pi/2)
+	return math.Min(d, math.Pi/2-d)
+}
+
+// readFaceTurned reads the face with the die's edges turned by d from the blob's axes
+// (lab is the patch in the blob's axes).
+func (r *Reader) readFaceTurned(img gocv.Mat, c cand, lab []byte, k, d, square float64) face {
+	S := float64(r.o.FaceSide)
+	P := int(2 * S)
 	if math.Abs(d) <= 2*math.Pi/180 || square < minSquare {
 		return r.readFaceAt(c, lab, k, square)
 	}
@@ -90,7 +125,7 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 			}
 			return f
 		case f.value != g.value:
-			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), square: square}
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), amb: true, square: square}
 		}
 		return f
 	}
@@ -158,7 +193,19 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 	anyPips := false
 	found := false
 	turned := -1
-	lone := false
+	var lones [][2]float64 // lone pips (see miss.lone), patch pixels
+	against := func(f fit) bool {
+		for _, p := range lones {
+			centre := (f.value == 3 || f.value == 5) && math.Hypot(p[0]-f.f.cx, p[1]-f.f.cy) < 0.5*f.f.a
+			if f.value != 1 && !centre {
+				return true
+			}
+		}
+		return false
+	}
+	// weak: a 1 read by its even walks only; strong: a layout read otherwise; failed: a
+	// threshold whose pips fit no layout.
+	weak, strong, failed := false, false, false
 	var Cu []float64 // the map of the attempt used
 	for ai, a := range tries {
 		if ai == 3 && found {
@@ -172,6 +219,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		anyPips = true
 		fi, us, w := r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
 		if w.why != "" {
+			failed = failed || len(ps) > 1 // other pips than a lone one
 			if why == "" {
 				why = w.why
 			}
@@ -182,19 +230,27 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 			} else if turned < 0 || w.turned {
 				turned = 0
 			}
-			// A pip that would be a 1 but for other pips is a vote against any other value.
-			lone = lone || w.lone
-			if found && lone && ft.value != 1 {
-				return face{why: fmt.Sprintf("ambiguous: reads 1 or %d depending on the pip threshold", ft.value)}
+			// A pip that would be a 1 but for other pips is a vote against any other value
+			// (a 1 and a side face's pip read as a 2), but for a 3 or 5 whose centre it is.
+			lones = append(lones, w.lone...)
+			if found && against(ft) {
+				return face{why: fmt.Sprintf("ambiguous: reads 1 or %d depending on the pip threshold", ft.value), amb: true}
 			}
 			continue
 		}
-		if found && fi.value != ft.value || lone && fi.value != 1 {
-			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value)}
+		if found && fi.value != ft.value || against(fi) {
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value), amb: true}
 		}
+		weak = weak || fi.weak
+		strong = strong || !fi.weak
 		if !found {
 			pips, ft, used, Cu, found = ps, fi, us, a.C, true
 		}
+	}
+	if weak && !strong && failed {
+		// A 1 found only by the even walks around its pip is believed only when every
+		// threshold sees it (glare hides the partner of a glossy die's pip at some).
+		return face{why: "a single pip reads as a 1 at some pip thresholds only", square: square}
 	}
 	if !anyPips {
 		return face{notDie: true, why: "no pips"}
@@ -380,8 +436,8 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		return fit{}, nil, miss{why: fmt.Sprintf("%d pips", n)}
 	}
 	why := ""
-	turned := false // all the pips fit a layout but for its turn
-	lone := false   // one pip fit a 1 but for other pips on the face
+	turned := false       // all the pips fit a layout but for its turn
+	var lone [][2]float64 // pips that fit a 1 but for other pips on the face
 	try := func(idx []int) (fit, bool) {
 		pts := make([][2]float64, len(idx))
 		var dmin, dmax = math.Inf(1), 0.0
@@ -405,17 +461,33 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		if len(idx) == 1 {
 			// A lone pip must sit well inside the die (in an oblique view the top face's
 			// centre is off the blob's): at least 0.3 of a side from where the face ends.
+			// Or it must sit in the middle of a face of its own, as a 1's pip does: a die
+			// near the picture's edge shows side faces, so its blob is wider than its top
+			// face, but the walks from the pip to the face's edges are then still even.
+			// (A pip of a 2, 4 or 6 is much nearer two of the edges than the other two.)
 			dx, dy := pts[0][0]-float64(P)/2, pts[0][1]-float64(P)/2
-			if math.Hypot(dx, dy) > 0.35*S || clearance(C, P, pts[0], t) < 0.28*S {
+			w := walks(C, P, pts[0], t)
+			fw, fh := w[0]+w[1], w[2]+w[3]
+			even := math.Min(w[0], w[1]) >= 0.6*math.Max(w[0], w[1]) && math.Min(w[2], w[3]) >= 0.6*math.Max(w[2], w[3]) &&
+				math.Min(fw, fh) >= 0.45*S
+			inside := math.Min(math.Min(w[0], w[1]), math.Min(w[2], w[3])) >= 0.28*S
+			if math.Hypot(dx, dy) > 0.35*S || !inside && !even {
 				return fail("single pip near the die's edge")
 			}
+			if even {
+				// The free places of the 3×3 grid lie within that face.
+				ft.f.a = math.Min(ft.f.a, 0.28*math.Min(fw, fh))
+			}
+			ft.weak = !inside
 			// And the rest of the face must be empty, corners included: one pip of a 2 or 3
 			// seen with the die's turn 45° off lies near the centre, its partner on the face.
 			// (A speck of glare or a bevel is not a partner: it must look like the pip.)
 			q := pips[idx[0]]
 			for j, p := range pips {
 				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
-					lone = true
+					if inside { // a pip that is a 1 only by its even walks is no vote
+						lone = append(lone, pts[0])
+					}
 					return fail("single pip with another pip on the face")
 				}
 			}
@@ -464,11 +536,12 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 	return fit{}, nil, miss{fmt.Sprintf("%d pips in no canonical layout: %s", n, why), turned, lone}
 }
 
-// miss says why no layout fitted: why, and whether the pips fitted but for their turn
-// (turned) or a lone pip fitted a 1 but for other pips on the face (lone).
+// miss says why no layout fitted: why, whether the pips fitted but for their turn (turned),
+// and the pips (patch pixels) that fitted a 1 but for other pips on the face (lone).
 type miss struct {
-	why          string
-	turned, lone bool
+	why    string
+	turned bool
+	lone   [][2]float64
 }
 
 func forSubsets(n, m int, f func([]int)) {
@@ -525,26 +598,34 @@ func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 }
 
 // edgeTurn returns how far (radians, within ±45°) the die's edges in the patch are turned from
-// its axes, from the 4-fold symmetric average of the gradient directions of the L channel.
+// its axes, from the 4-fold symmetric average of the local edge directions of the L channel.
+// The directions are those of the gradient's structure tensor over 5×5 pixels, weighted by
+// how much one direction dominates there: a straight edge counts fully, while a pip, round
+// and smaller than the window, counts little (the outlines of a diagonal 3's pips on a pale
+// die would otherwise turn the estimate by up to 45°).
 //
-// It also returns how square the edges are: the strength of that 4-fold average relative to
-// all gradient energy (near 0 for a disc or clutter, clearly above for a die).
-func edgeTurn(lab []byte, P int, S float64) (float64, float64) {
+// It also returns how square the edges are: the strength of the 4-fold average of the
+// gradient directions relative to all gradient energy (near 0 for a disc or clutter, clearly
+// above for a die), and the turn that average gives (pips and all).
+func edgeTurn(lab []byte, P int, S float64) (float64, float64, float64) {
+	const win = 2 // the 5×5 window
 	half := float64(P) / 2
+	lo, hi := max(1, int(half-0.7*S)), min(P-2, int(half+0.7*S)+1)
+	// Gradient and its tensor on the region, win pixels wider for the window.
+	x0, x1 := max(1, lo-win), min(P-2, hi+win)
+	n := x1 - x0 + 1
+	buf := make([]float64, 4*n*n)
+	jxx, jyy, jxy, tmp := buf[:n*n], buf[n*n:2*n*n], buf[2*n*n:3*n*n], buf[3*n*n:]
 	var c4, s4, tot float64
-	for y := 1; y < P-1; y++ {
-		if math.Abs(float64(y)-half) > 0.7*S {
-			continue
-		}
-		for x := 1; x < P-1; x++ {
-			if math.Abs(float64(x)-half) > 0.7*S {
-				continue
-			}
+	for y := x0; y <= x1; y++ {
+		for x := x0; x <= x1; x++ {
 			i := y*P + x
 			gx := float64(lab[3*(i+1)]) - float64(lab[3*(i-1)])
 			gy := float64(lab[3*(i+P)]) - float64(lab[3*(i-P)])
+			j := (y-x0)*n + x - x0
+			jxx[j], jyy[j], jxy[j] = gx*gx, gy*gy, gx*gy
 			w := gx*gx + gy*gy
-			if w == 0 {
+			if w == 0 || math.Abs(float64(x)-half) > 0.7*S || math.Abs(float64(y)-half) > 0.7*S {
 				continue
 			}
 			// cos4φ and sin4φ from the gradient without trigonometry.
@@ -555,16 +636,75 @@ func edgeTurn(lab []byte, P int, S float64) (float64, float64) {
 		}
 	}
 	if tot == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	return math.Atan2(s4, c4) / 4, math.Hypot(c4, s4) / tot
+	square := math.Hypot(c4, s4) / tot
+	boxSum(jxx, tmp, n, win)
+	boxSum(jyy, tmp, n, win)
+	boxSum(jxy, tmp, n, win)
+	var t4c, t4s float64
+	for y := lo; y <= hi; y++ {
+		if math.Abs(float64(y)-half) > 0.7*S {
+			continue
+		}
+		for x := lo; x <= hi; x++ {
+			if math.Abs(float64(x)-half) > 0.7*S {
+				continue
+			}
+			j := (y-x0)*n + x - x0
+			c2, s2 := jxx[j]-jyy[j], 2*jxy[j]
+			e := math.Hypot(c2, s2) // the dominant direction's excess energy
+			if e == 0 {
+				continue
+			}
+			t4c += (c2*c2 - s2*s2) / e
+			t4s += 2 * c2 * s2 / e
+		}
+	}
+	return math.Atan2(t4s, t4c) / 4, square, math.Atan2(s4, c4) / 4
 }
 
-// clearance is the shortest of the four axis-aligned walks from p, past its own pip, to a pixel
-// that contrasts with the face (the die's edge, the tray, another pip).
-func clearance(C []float64, P int, p [2]float64, t float64) float64 {
-	best := math.Inf(1)
-	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+// boxSum replaces each value of the n×n grid v by the sum of its (2r+1)² neighbourhood
+// (clipped), with running sums along rows and then columns; tmp is scratch of v's length.
+func boxSum(v, tmp []float64, n, r int) {
+	for y := 0; y < n; y++ {
+		row := v[y*n : y*n+n]
+		var s float64
+		for x := 0; x < min(r, n); x++ {
+			s += row[x]
+		}
+		for x := 0; x < n; x++ {
+			if x+r < n {
+				s += row[x+r]
+			}
+			if x-r-1 >= 0 {
+				s -= row[x-r-1]
+			}
+			tmp[y*n+x] = s
+		}
+	}
+	for x := 0; x < n; x++ {
+		var s float64
+		for y := 0; y < min(r, n); y++ {
+			s += tmp[y*n+x]
+		}
+		for y := 0; y < n; y++ {
+			if y+r < n {
+				s += tmp[(y+r)*n+x]
+			}
+			if y-r-1 >= 0 {
+				s -= tmp[(y-r-1)*n+x]
+			}
+			v[y*n+x] = s
+		}
+	}
+}
+
+// walks returns the lengths of the four axis-aligned walks (+x, -x, +y, -y) from p, past its
+// own pip, to a pixel that contrasts with the face (the die's edge, the tray, another pip).
+func walks(C []float64, P int, p [2]float64, t float64) [4]float64 {
+	var out [4]float64
+	for k, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 		x, y := int(math.Round(p[0])), int(math.Round(p[1]))
 		inPip := true
 		n := 0
@@ -579,9 +719,9 @@ func clearance(C []float64, P int, p [2]float64, t float64) float64 {
 			y += d[1]
 			n++
 		}
-		best = math.Min(best, float64(n))
+		out[k] = float64(n)
 	}
-	return best
+	return out
 }
 
 // minSquare is the smallest squareness of a die's edges (see edgeTurn) that says anything

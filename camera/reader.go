@@ -134,10 +134,13 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 	var out []Die
 	for _, alts := range blobs {
 		best, bestScore := []Die(nil), math.Inf(-1)
-		var whole []string  // values of the splits in which every die was read
-		var partial [][]int // values read in splits where some die was not
+		var bestSeen []face
+		complete := false   // some way of cutting the blob read every one of its dice
+		var rivals [][]face // the faces read by every way of cutting the blob
+		var full []bool     // whether that way read all its dice
 		for _, alt := range alts {
 			var dice []Die
+			var seen []face
 			score := 0.0
 			if len(alt) > 1 && !plausibleSplit(alt) {
 				continue
@@ -151,22 +154,19 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				}
 				faces[i] = f
 			}
-			if len(alt) > 1 && !explainsPips(alt, faces) {
-				continue
-			}
-			if len(alt) > 1 && overlap(faces) {
+			if len(alt) > 1 && (!explainsPips(alt, faces) || overlap(faces)) {
 				// Not a way to cut the blob, but what its parts read still counts against
-				// a reading that lacks it.
-				var v []int
+				// a reading that lacks it. A cut through a face leaves pips of it unused,
+				// so there only faces of three or more pips count (two touching 4s read
+				// whole as a 2 of a pip of each), not the halves of a face.
+				cut := !explainsPips(alt, faces)
 				for _, f := range faces {
-					if f.value > 0 {
-						v = append(v, f.value)
+					if f.value > 0 && (!cut || f.value >= 3) {
+						seen = append(seen, f)
 					}
 				}
-				sort.Ints(v)
-				if len(v) > 0 {
-					partial = append(partial, v)
-				}
+				rivals = append(rivals, seen)
+				full = append(full, false)
 				continue
 			}
 			for i, c := range alt {
@@ -182,6 +182,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				}
 				if d.Value > 0 {
 					score++
+					seen = append(seen, f)
 				} else {
 					score -= 0.5
 				}
@@ -189,37 +190,60 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			}
 			score -= 0.6 * float64(len(alt)-1) // each extra die must earn its place
 			if score > bestScore {
-				best, bestScore = dice, score
+				best, bestScore, bestSeen = dice, score, seen
 			}
-			if len(dice) > 0 && score == float64(len(dice))-0.6*float64(len(alt)-1) {
-				whole = append(whole, fmt.Sprint(Reading{Dice: dice}.Values()))
-			} else if v := (Reading{Dice: dice}).Values(); len(v) > 0 {
-				partial = append(partial, v)
-			}
+			all := len(dice) > 0 && len(seen) == len(dice)
+			complete = complete || all
+			rivals = append(rivals, seen)
+			full = append(full, all)
 		}
-		// Two ways of cutting touching dice that both read completely but differently:
-		// the blob is ambiguous.
-		// A split that read some dice as values the best one does not hold (two touching 2s
-		// read whole as a 1, split as a 2 and a face that fits nothing) is as ambiguous.
+		// Every way of cutting touching dice must read each die it reads as the best way
+		// reads the die at that place: two touching 2s read whole as a 1 and split as a 2
+		// and a face that fits nothing, or read as [4 4] one way and [2 4 4] another, are
+		// ambiguous. A way that reads all its dice but fewer of them (the blob uncut reads
+		// one of two touching 4s) agrees with it unless a die it misses has fewer than three
+		// pips and adjoins one of its dice: one or two pips fit a 1 or a 2 wherever they are,
+		// so such a die, seen by one way only, may be a side face split off its die in an
+		// oblique view.
 		conflict := false
-		if len(whole) > 0 {
-			bv := Reading{Dice: best}.Values()
-			for _, v := range partial {
-				conflict = conflict || !subMultiset(v, bv)
+		for i, seen := range rivals {
+			for _, f := range seen {
+				conflict = conflict || complete && !readAlike(f, bestSeen)
+			}
+			for _, f := range bestSeen {
+				conflict = conflict || full[i] && f.value < 3 && !readAlike(f, seen) && adjoins(f, seen)
 			}
 		}
-		for _, w := range whole {
-			if w != whole[0] || conflict {
-				for i := range best {
-					best[i].Value = 0
-					best[i].Why = "touching dice read differently depending on where they are split"
-				}
-				break
+		if conflict {
+			for i := range best {
+				best[i].Value = 0
+				best[i].Why = "touching dice read differently depending on where they are split"
 			}
 		}
 		out = append(out, best...)
 	}
 	return out
+}
+
+// adjoins says whether face f lies within one and a half sides of one of the faces fs: where
+// a side face of that die would be.
+func adjoins(f face, fs []face) bool {
+	for _, g := range fs {
+		if math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < 1.5*g.face.w {
+			return true
+		}
+	}
+	return false
+}
+
+// readAlike says whether one of the faces fs was fitted at f's place with f's value.
+func readAlike(f face, fs []face) bool {
+	for _, g := range fs {
+		if g.value == f.value && math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < 0.5*math.Min(f.face.w, g.face.w) {
+			return true
+		}
+	}
+	return false
 }
 
 // settled says whether dice were found and all of them read.
@@ -268,21 +292,6 @@ func better(a, b []Die, sure float64) bool {
 	return float64(pa)/float64(na) > float64(pb)/float64(nb)
 }
 
-// subMultiset says whether every value of a (sorted) is in b (sorted), counted with repeats.
-func subMultiset(a, b []int) bool {
-	j := 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		if j == len(b) || b[j] != x {
-			return false
-		}
-		j++
-	}
-	return true
-}
-
 // plausibleSplit says whether the parts of a split blob each look like one die.
 func plausibleSplit(parts []cand) bool {
 	var sides []float64
@@ -327,12 +336,13 @@ func explainsPips(parts []cand, faces []face) bool {
 // overlap says whether two of the faces fitted in the parts of a split blob overlap: two dice
 // cannot share the space, so the split took pips of one face for two (a 4 cut into two 2s).
 // The centres of touching dice lie at least a side apart; those of two halves of one face
-// much less.
+// much less, and those of a top face and the side face below it in an oblique view (a 4 and
+// the 2 beside it) less too, since the side face is foreshortened.
 func overlap(faces []face) bool {
 	for i, f := range faces {
 		for _, g := range faces[i+1:] {
 			if f.face.w > 0 && g.face.w > 0 &&
-				math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < 0.9*(f.face.w+g.face.w)/2 {
+				math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < (f.face.w+g.face.w)/2 {
 				return true
 			}
 		}

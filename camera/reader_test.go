@@ -2,6 +2,7 @@ package camera
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -67,6 +68,61 @@ func TestReadTestdata(t *testing.T) {
 	}
 }
 
+// TestReadHardFaces: photos, one per rule, that a reader without it refuses.
+func TestReadHardFaces(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct {
+		file string
+		want string
+		why  string
+	}{
+		{"matteop65/three_1.jpg", "[3]",
+			"the die's turn from its straight edges, not from the outlines of a diagonal 3's pips"},
+		{"nell-byler/IMG_20191209_100553.jpg", "[1 1 3]",
+			"a 1 whose pip sits in the middle of its own face, the blob being wider (side faces)"},
+		{"nell-byler/IMG_20191209_095948.jpg", "[2 5 5 5 6]",
+			"a 5's centre pip, alone at one threshold, is no vote for a 1 against that 5"},
+		{"matteop65/four_41.jpg", "[4 4 4 4 4]",
+			"touching 4s read whole as one 4, and split as two at the same places"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
+			defer img.Close()
+			if img.Empty() {
+				t.Fatalf("cannot read testdata/dice/%s", c.file)
+			}
+			rd := r.Read(img)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
+				t.Errorf("%s %s (%s), want read %s: %s", rd.Status, got, rd.Why, c.want, c.why)
+			}
+		})
+	}
+}
+
+// TestReadSideFaces: in oblique views a die's side face shows pips too; a side face's pip
+// taken for a 1's partner (dice_9: read as a 2 when the die's turn is measured from its
+// edges alone) or a side face split off as a die of its own (four_17: a 4 and the 2 below
+// it, closer than a die's side) must leave the photo unread, never misread.
+func TestReadSideFaces(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct{ file, want string }{
+		{"matteop65/dice_9.jpg", "[1]"},
+		{"matteop65/four_17.jpg", "[4 4]"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
+			defer img.Close()
+			if img.Empty() {
+				t.Fatalf("cannot read testdata/dice/%s", c.file)
+			}
+			rd := r.Read(img)
+			if got := fmt.Sprint(rd.Values()); rd.Status == StatusRead && got != c.want {
+				t.Errorf("read %s, want %s or unreadable", got, c.want)
+			}
+		})
+	}
+}
+
 // TestReadShared scores the full shared photo sets when they are present (the figures in
 // BENCHMARKS-dice.md, minus a margin).
 func TestReadShared(t *testing.T) {
@@ -82,8 +138,8 @@ func TestReadShared(t *testing.T) {
 	for _, s := range append(rep.Sets, rep.Total) {
 		t.Logf("%s: %d photos, exact %.1f%%, dice %.1f%%, misread %d, median %.1f ms", s.Name, s.Photos, s.ExactPct(), s.DicePct(), s.Misread, s.MedianMS)
 	}
-	if rep.Total.DicePct() < 68 || rep.Total.ExactPct() < 40 {
-		t.Errorf("total: exact %.1f%% (floor 40), dice %.1f%% (floor 68)", rep.Total.ExactPct(), rep.Total.DicePct())
+	if rep.Total.DicePct() < 72 || rep.Total.ExactPct() < 45 {
+		t.Errorf("total: exact %.1f%% (floor 45), dice %.1f%% (floor 72)", rep.Total.ExactPct(), rep.Total.DicePct())
 	}
 }
 

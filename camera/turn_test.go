@@ -67,3 +67,29 @@ func sortedInts(v []int) []int {
 	}
 	return v
 }
+
+// TestBoxSum checks the running-sum box filter of edgeTurn against plain sums.
+func TestBoxSum(t *testing.T) {
+	for _, c := range []struct{ n, r int }{{11, 2}, {7, 4}, {3, 1}, {1, 2}} {
+		v := make([]float64, c.n*c.n)
+		for i := range v {
+			v[i] = float64((i*7919)%13) - 6
+		}
+		want := make([]float64, len(v))
+		for y := 0; y < c.n; y++ {
+			for x := 0; x < c.n; x++ {
+				for yy := max(0, y-c.r); yy <= min(c.n-1, y+c.r); yy++ {
+					for xx := max(0, x-c.r); xx <= min(c.n-1, x+c.r); xx++ {
+						want[y*c.n+x] += v[yy*c.n+xx]
+					}
+				}
+			}
+		}
+		boxSum(v, make([]float64, len(v)), c.n, c.r)
+		for i := range v {
+			if math.Abs(v[i]-want[i]) > 1e-9 {
+				t.Fatalf("n %d r %d: at %d got %v, want %v", c.n, c.r, i, v[i], want[i])
+			}
+		}
+	}
+}
