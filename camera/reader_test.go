@@ -82,6 +82,10 @@ func TestReadHardFaces(t *testing.T) {
 			"a 1 whose pip sits in the middle of its own face, the blob being wider (side faces)"},
 		{"nell-byler/IMG_20191209_095948.jpg", "[2 5 5 5 6]",
 			"a 5's centre pip, alone at one threshold, is no vote for a 1 against that 5"},
+		{"nell-byler/IMG_20191209_095944.jpg", "[1 3 3 4 6]",
+			"a 6 whose big pips, in rows of three, blur into the gap between the rows"},
+		{"nell-byler/IMG_20191209_095958.jpg", "[2 3 3 3 5]",
+			"a 3 whose two merged pips are split by the size of its one single pip"},
 		{"matteop65/four_41.jpg", "[4 4 4 4 4]",
 			"touching 4s read whole as one 4, and split as two at the same places"},
 	} {
