@@ -30,6 +30,8 @@ type face struct {
 	turned  int
 	spacing float64
 	face    rotRect // the fitted top face, image pixels (zero when no layout fitted)
+	// mixed: some pip threshold saw pips that fit no layout.
+	mixed bool
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -52,7 +54,10 @@ func (f face) die(c cand, off image.Point) Die {
 // readFace resamples the candidate to a FaceSide-sized die in its own axes, finds pips as
 // compact blobs that contrast with the face's own colour (darker or lighter, any hue), and
 // fits the canonical layouts.
-func (r *Reader) readFace(img gocv.Mat, c cand) face {
+func (r *Reader) readFace(img gocv.Mat, c cand) face { return r.readFaceSized(img, c, false) }
+
+// readFaceSized is readFace; small says the candidate was already shrunk to its face.
+func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	k := S / c.side
@@ -69,6 +74,25 @@ func (r *Reader) readFace(img gocv.Mat, c cand) face {
 	// give no turn at all: the blob's rectangle is used, and the pips' turn is not checked.
 	d, square, dg := edgeTurn(lab, P, S)
 	f := r.readFaceTurned(img, c, lab, k, d, square)
+	if f.value == 0 && !f.amb && !f.notDie && !small {
+		// The blob may hold a shadow or a halo round a dark die, so the face fills only part
+		// of the patch: its pips are then tiny, and the pip threshold is set by the tray.
+		// Such a face is read again at its own size, seen as the part of the patch the
+		// surroundings do not reach. That reading is a fallback, so every pip threshold must
+		// agree with it: a marbled face shrunk to a wrong size shows noise that fits a 1 or a 2
+		// at one threshold and nothing at another (4s and 6s read as 2s without that rule).
+		if cx, cy, side, ok := faceExtent(lab, P, S); ok {
+			c2 := c
+			ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+			dx, dy := (cx-float64(P)/2)/k, (cy-float64(P)/2)/k
+			c2.r.cx, c2.r.cy = c.r.cx+ca*dx-sa*dy, c.r.cy+sa*dx+ca*dy
+			c2.side = side / k
+			c2.r.w, c2.r.h = c2.side, c2.side
+			if g := r.readFaceSized(img, c2, true); g.value > 0 && !g.mixed {
+				return g
+			}
+		}
+	}
 	// Faces with few pips say little about their own turn, so the reading must not hang on
 	// how the edges' turn is measured: the gradient directions themselves, pips included,
 	// give a second measure, and where it differs the face is read again there. Another
@@ -205,7 +229,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 	}
 	// weak: a 1 read by its even walks only; strong: a layout read otherwise; failed: a
 	// threshold whose pips fit no layout.
-	weak, strong, failed := false, false, false
+	weak, strong, failed, mixed := false, false, false, false
 	var Cu []float64 // the map of the attempt used
 	for ai, a := range tries {
 		if ai == 3 && found {
@@ -219,6 +243,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		anyPips = true
 		fi, us, w := r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
 		if w.why != "" {
+			mixed = true
 			failed = failed || len(ps) > 1 // other pips than a lone one
 			if why == "" {
 				why = w.why
@@ -260,7 +285,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		// whose edges are not square (a round tray foot) is clutter, not a die.
 		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0)}
 	}
-	f := face{value: ft.value, square: square, spacing: ft.f.a / S}
+	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
 	{
 		// Face side: the pip grid spans 2 spacings; a face is about 3.6 spacings wide
@@ -737,3 +762,79 @@ func walks(C []float64, P int, p [2]float64, t float64) [4]float64 {
 // minSquare is the smallest squareness of a die's edges (see edgeTurn) that says anything
 // about its turn; below it the edges are lost in the tray's texture.
 const minSquare = 0.06
+
+// faceExtent finds the die's face in its patch as the part the surroundings do not reach:
+// pixels contrasting with the face's colour more than Otsu's threshold over the whole patch,
+// connected to the patch's border. It returns the face's centre and side (patch pixels) when
+// the face is clearly smaller than the patch expects (below 0.8 of S) and squarish.
+func faceExtent(lab []byte, P int, S float64) (cx, cy, side float64, ok bool) {
+	half := float64(P) / 2
+	var Ls, As, Bs []float64
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			if math.Abs(float64(x)-half) < 0.2*S && math.Abs(float64(y)-half) < 0.2*S {
+				i := (y*P + x) * 3
+				Ls = append(Ls, float64(lab[i]))
+				As = append(As, float64(lab[i+1]))
+				Bs = append(Bs, float64(lab[i+2]))
+			}
+		}
+	}
+	fL, fA, fB := median(Ls), median(As), median(Bs)
+	C := make([]float64, P*P)
+	for i := range C {
+		dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
+		C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
+	}
+	t := otsu(C, 0, quantile(C, 0.995)+1)
+	// The surroundings: the contrasting components that touch the patch's border.
+	g := newGrid(P, P)
+	for i, c := range C {
+		g.b[i] = c > t
+	}
+	out := make([]bool, P*P)
+	for _, comp := range g.components4(1) {
+		edge := false
+		for _, i := range comp {
+			x, y := i%P, i/P
+			edge = edge || x == 0 || y == 0 || x == P-1 || y == P-1
+		}
+		if edge {
+			for _, i := range comp {
+				out[i] = true
+			}
+		}
+	}
+	// The face spans the columns (rows) through the middle band that the surroundings
+	// mostly miss, outwards from the centre.
+	span := func(at func(u, v int) int) (lo, hi int) {
+		free := func(u int) bool {
+			n, m := 0, 0
+			for v := int(half - 0.2*S); v <= int(half+0.2*S); v++ {
+				n++
+				if out[at(u, v)] {
+					m++
+				}
+			}
+			return 2*m < n
+		}
+		lo, hi = int(half), int(half)
+		if !free(lo) {
+			return 0, -1
+		}
+		for lo > 0 && free(lo-1) {
+			lo--
+		}
+		for hi < P-1 && free(hi+1) {
+			hi++
+		}
+		return lo, hi
+	}
+	x0, x1 := span(func(u, v int) int { return v*P + u })
+	y0, y1 := span(func(u, v int) int { return u*P + v })
+	w, h := float64(x1-x0+1), float64(y1-y0+1)
+	if w < 0.4*S || h < 0.4*S || math.Max(w, h) > 0.8*S || math.Max(w, h) > 1.25*math.Min(w, h) {
+		return 0, 0, 0, false
+	}
+	return float64(x0+x1) / 2, float64(y0+y1) / 2, (w + h) / 2, true
+}

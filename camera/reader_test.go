@@ -86,6 +86,8 @@ func TestReadHardFaces(t *testing.T) {
 			"a 6 whose big pips, in rows of three, blur into the gap between the rows"},
 		{"nell-byler/IMG_20191209_095958.jpg", "[2 3 3 3 5]",
 			"a 3 whose two merged pips are split by the size of its one single pip"},
+		{"nell-byler/IMG_20191208_111816.jpg", "[2 3 4 4 4 6]",
+			"a dark 3 whose blob holds its shadow, read again at the size of the face itself"},
 		{"matteop65/four_41.jpg", "[4 4 4 4 4]",
 			"touching 4s read whole as one 4, and split as two at the same places"},
 	} {
