@@ -13,6 +13,7 @@
 #   scripts/opencv-lean.sh [amd64|arm64]    default: this machine's architecture
 #   LEAN_DIR=.cache/opencv-lean             where sources, builds and installs live
 #   SYSROOT=/var/tmp/arm64-sysroot          arm64 only: see scripts/cross-arm64.sh
+#   MIRROR=http://deb.debian.org/debian     default: the mirror of this machine's apt sources
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=${1:-$(dpkg --print-architecture)}
@@ -22,6 +23,7 @@ src=$top/opencv-4.6.0
 tarball=opencv_4.6.0+dfsg.orig.tar.xz
 sha256=40a59ba7e5c18a43652de0a08733c9843a39bba619b1f3e26a5fac4a6f041423
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+. scripts/mirror.sh
 
 [ -f "$prefix/.done" ] && { echo "opencv-lean: $prefix is built" >&2; exit 0; }
 
@@ -44,7 +46,7 @@ fi
 # The source: the same release as Debian's libopencv-dev, from Debian's mirror.
 mkdir -p "$top"
 if [ ! -f "$src/CMakeLists.txt" ]; then
-  mirror=${MIRROR:-http://deb.debian.org/debian}
+  mirror=${MIRROR:-$(mirror)}
   if [ ! -f "$top/$tarball" ]; then
     echo "opencv-lean: downloading $tarball (74 MB) from $mirror" >&2
     curl -fsSL --retry 3 -o "$top/$tarball.part" "$mirror/pool/main/o/opencv/$tarball"
