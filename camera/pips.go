@@ -162,18 +162,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 	P := int(2 * S)
 	half := float64(P) / 2
 	// Contrast of every patch pixel with the face colour (median of the die's centre).
-	var Ls, As, Bs []float64
-	for y := 0; y < P; y++ {
-		for x := 0; x < P; x++ {
-			if math.Abs(float64(x)-half) < 0.3*S && math.Abs(float64(y)-half) < 0.3*S {
-				i := (y*P + x) * 3
-				Ls = append(Ls, float64(lab[i]))
-				As = append(As, float64(lab[i+1]))
-				Bs = append(Bs, float64(lab[i+2]))
-			}
-		}
-	}
-	fL, fA, fB := median(Ls), median(As), median(Bs)
+	fL, fA, fB := faceColour(lab, P, S, 0.3)
 	// Contrast with the face's median colour, read at three thresholds: Otsu's, lower for
 	// faint pips (red on black), higher for pips that merge. (A contrast with the local median,
 	// which cancels marbling, found more faces but misread more of them.)
@@ -769,18 +758,7 @@ const minSquare = 0.06
 // the face is clearly smaller than the patch expects (below 0.8 of S) and squarish.
 func faceExtent(lab []byte, P int, S float64) (cx, cy, side float64, ok bool) {
 	half := float64(P) / 2
-	var Ls, As, Bs []float64
-	for y := 0; y < P; y++ {
-		for x := 0; x < P; x++ {
-			if math.Abs(float64(x)-half) < 0.2*S && math.Abs(float64(y)-half) < 0.2*S {
-				i := (y*P + x) * 3
-				Ls = append(Ls, float64(lab[i]))
-				As = append(As, float64(lab[i+1]))
-				Bs = append(Bs, float64(lab[i+2]))
-			}
-		}
-	}
-	fL, fA, fB := median(Ls), median(As), median(Bs)
+	fL, fA, fB := faceColour(lab, P, S, 0.2)
 	C := make([]float64, P*P)
 	for i := range C {
 		dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
@@ -837,4 +815,22 @@ func faceExtent(lab []byte, P int, S float64) (cx, cy, side float64, ok bool) {
 		return 0, 0, 0, false
 	}
 	return float64(x0+x1) / 2, float64(y0+y1) / 2, (w + h) / 2, true
+}
+
+// faceColour is the median Lab colour of the patch's centre square, r·S from the centre
+// each way: the face's own colour, pips being a minority there.
+func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
+	half := float64(P) / 2
+	var Ls, As, Bs []float64
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			if math.Abs(float64(x)-half) < r*S && math.Abs(float64(y)-half) < r*S {
+				i := (y*P + x) * 3
+				Ls = append(Ls, float64(lab[i]))
+				As = append(As, float64(lab[i+1]))
+				Bs = append(Bs, float64(lab[i+2]))
+			}
+		}
+	}
+	return median(Ls), median(As), median(Bs)
 }

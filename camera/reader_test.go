@@ -92,11 +92,8 @@ func TestReadHardFaces(t *testing.T) {
 			"touching 4s read whole as one 4, and split as two at the same places"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
+			img := testPhoto(t, c.file)
 			defer img.Close()
-			if img.Empty() {
-				t.Fatalf("cannot read testdata/dice/%s", c.file)
-			}
 			rd := r.Read(img)
 			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
 				t.Errorf("%s %s (%s), want read %s: %s", rd.Status, got, rd.Why, c.want, c.why)
@@ -116,11 +113,8 @@ func TestReadSideFaces(t *testing.T) {
 		{"matteop65/four_17.jpg", "[4 4]"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
+			img := testPhoto(t, c.file)
 			defer img.Close()
-			if img.Empty() {
-				t.Fatalf("cannot read testdata/dice/%s", c.file)
-			}
 			rd := r.Read(img)
 			if got := fmt.Sprint(rd.Values()); rd.Status == StatusRead && got != c.want {
 				t.Errorf("read %s, want %s or unreadable", got, c.want)
@@ -315,4 +309,15 @@ func TestBetterSize(t *testing.T) {
 	if settled(nil) || settled([]Die{die(2, 0.9), die(0, 0)}) || !settled([]Die{die(2, 0.9)}) {
 		t.Error("settled: want true only when dice were found and all read")
 	}
+}
+
+// testPhoto reads testdata/dice/FILE, failing the test when it cannot.
+func testPhoto(t *testing.T, file string) gocv.Mat {
+	t.Helper()
+	img := gocv.IMRead(filepath.Join("testdata", "dice", file), gocv.IMReadColor)
+	if img.Empty() {
+		img.Close()
+		t.Fatalf("cannot read testdata/dice/%s", file)
+	}
+	return img
 }
