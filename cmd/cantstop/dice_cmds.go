@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 
@@ -22,6 +23,22 @@ func diceCmds() []*cobra.Command {
 	}
 	dice.AddCommand(diceReadCmd(), diceBenchCmd())
 	return []*cobra.Command{dice}
+}
+
+// pictureFile checks that FILE names a readable file before OpenCV is asked to decode it
+// (OpenCV only says it could not), and points a source spec given as FILE to --camera.
+func pictureFile(name string) error {
+	fi, err := os.Stat(name)
+	if err == nil && fi.IsDir() {
+		return fmt.Errorf("read %s: a folder, not a picture (name one picture in it, or use --camera dir:%s)", name, name)
+	}
+	if err == nil {
+		return nil
+	}
+	if _, perr := camera.ParseSpec(name); perr == nil && strings.Contains(name, ":") {
+		return fmt.Errorf("read %s: no such file; to read from a source, use --camera %s", name, name)
+	}
+	return fmt.Errorf("read picture: %w", err)
 }
 
 func diceReadCmd() *cobra.Command {
@@ -48,10 +65,13 @@ func diceReadCmd() *cobra.Command {
 			var frame gocv.Mat
 			var rd camera.Reading
 			if len(args) == 1 {
+				if err := pictureFile(args[0]); err != nil {
+					return err
+				}
 				frame = gocv.IMRead(args[0], gocv.IMReadColor)
 				if frame.Empty() {
 					frame.Close()
-					return fmt.Errorf("read %s: not a picture OpenCV can decode (JPEG, PNG...) or the file is missing", args[0])
+					return fmt.Errorf("read %s: not a picture OpenCV can decode (use a JPEG or PNG file)", args[0])
 				}
 				rd = r.Read(frame)
 			} else {

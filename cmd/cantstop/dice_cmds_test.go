@@ -1,0 +1,44 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDiceReadFile(t *testing.T) {
+	photo := filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "four_12.jpg")
+	out, err := calibrateCLI(t, "", "dice", "read", photo, "--json")
+	if err != nil {
+		t.Fatalf("dice read %s: %v\n%s", photo, err, out)
+	}
+	var rd struct {
+		Status string
+		Dice   []struct{ Value int }
+	}
+	if err := json.Unmarshal([]byte(out), &rd); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if rd.Status != "read" || len(rd.Dice) != 2 || rd.Dice[0].Value != 4 || rd.Dice[1].Value != 4 {
+		t.Errorf("four_12.jpg (two 4s) read as %+v", rd)
+	}
+}
+
+func TestDiceReadBadFile(t *testing.T) {
+	dir := t.TempDir()
+	notPicture := filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "labels.csv")
+	for _, tc := range []struct {
+		arg, want string
+	}{
+		{filepath.Join(dir, "missing.jpg"), "no such file or directory"},
+		{"file:" + filepath.Join(dir, "roll.jpg"), "use --camera file:"},
+		{dir, "a folder, not a picture"},
+		{notPicture, "not a picture OpenCV can decode"},
+	} {
+		_, err := calibrateCLI(t, "", "dice", "read", tc.arg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("dice read %s: error %v, want one saying %q", tc.arg, err, tc.want)
+		}
+	}
+}
