@@ -498,13 +498,22 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			// seen with the die's turn 45° off lies near the centre, its partner on the face.
 			// (A speck of glare or a bevel is not a partner: it must look like the pip.)
 			q := pips[idx[0]]
+			// Such a pip votes for a 1 against other values (a 1 and a side face's pip read
+			// as a 2), unless one of the others lies within the clear margin the walks
+			// demand, diagonally (the walks run along the axes): it would be on the 1's own
+			// blank face, so the pip is no 1 at all (a corner pip of a 3).
+			other, own := false, false
 			for j, p := range pips {
 				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
-					if inside { // a pip that is a 1 only by its even walks is no vote
-						lone = append(lone, pts[0])
-					}
-					return fail("single pip with another pip on the face")
+					other = true
+					own = own || math.Abs(p.x-q.x) < 0.28*S && math.Abs(p.y-q.y) < 0.28*S
 				}
+			}
+			if other {
+				if inside && !own { // a pip that is a 1 only by its even walks is no vote
+					lone = append(lone, pts[0])
+				}
+				return fail("single pip with another pip on the face")
 			}
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
 			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
@@ -539,6 +548,21 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			u, v := ft.f.local(p.x+float64(P)/2, p.y+float64(P)/2)
 			if math.Max(math.Abs(u), math.Abs(v)) < 1.75 {
 				return fail("stray pip on the face")
+			}
+		}
+		// The pips of one face look alike. A face of few pips that leaves out a pip on the
+		// die clearly stronger than one of its own took a weaker pip, a side face's or a
+		// neighbour's, for a partner and left its true partner out (the die's turn taken
+		// wrong). Clearly: by more than the spread among one face's pips (about 15%).
+		if len(idx) <= 3 && len(idx) < n {
+			weakest := math.Inf(1)
+			for _, j := range idx {
+				weakest = math.Min(weakest, pips[j].c)
+			}
+			for j, p := range pips {
+				if !in[j] && math.Abs(p.x) < 0.5*S && math.Abs(p.y) < 0.5*S && p.c > 1.25*weakest {
+					return fail("a pip on the die left out contrasts more than one used")
+				}
 			}
 		}
 		return ft, true

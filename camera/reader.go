@@ -208,7 +208,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 		conflict := false
 		for i, seen := range rivals {
 			for _, f := range seen {
-				conflict = conflict || complete && !readAlike(f, bestSeen)
+				conflict = conflict || complete && !readAlike(f, bestSeen) && !partOf(f, bestSeen)
 			}
 			for _, f := range bestSeen {
 				conflict = conflict || full[i] && f.value < 3 && !readAlike(f, seen) && adjoins(f, seen)
@@ -230,6 +230,32 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 func adjoins(f face, fs []face) bool {
 	for _, g := range fs {
 		if math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < 1.5*g.face.w {
+			return true
+		}
+	}
+	return false
+}
+
+// partOf says whether every pip of face f is a pip of one of the faces fs that has three or
+// more pips, more than f: f is then that face seen in part (the halves of a 4 cut apart read
+// as 2s, a row of two of its pips read as a diagonal 2), no rival reading. Pips belong to one
+// face, and a face of three or more pips in a canonical layout with its free places clear is
+// not made up of a side face's pips, as a 1 and such a pip can make a 2. Pips are the same
+// when within half a pip spacing: no two pips of a face lie closer.
+func partOf(f face, fs []face) bool {
+	for _, g := range fs {
+		if g.value < 3 || g.value <= f.value || len(f.pips) == 0 {
+			continue
+		}
+		all := true
+		for _, p := range f.pips {
+			hit := false
+			for _, q := range g.pips {
+				hit = hit || math.Hypot(p[0]-q[0], p[1]-q[1]) < 0.5*g.face.w/3.6
+			}
+			all = all && hit
+		}
+		if all {
 			return true
 		}
 	}
@@ -312,10 +338,13 @@ func plausibleSplit(parts []cand) bool {
 
 // explainsPips says whether a split of a blob into dice accounts for its pips: a pip that a
 // part saw but did not use, and that is nearer that part than any other, means the split cut
-// through a face (two halves of a 6 read as two 2s).
+// through a face (two halves of a 6 read as two 2s). Not beside a face of three or more pips:
+// fitted with its free places clear and no stray pip on it, that face is whole (part of a 5
+// or 6 leaves pips on it), and a pip beside it is on one of its die's side faces (in an
+// oblique view, the row of pips on the side face of the die behind).
 func explainsPips(parts []cand, faces []face) bool {
 	for i, f := range faces {
-		if f.value == 0 {
+		if f.value == 0 || f.value >= 3 {
 			continue
 		}
 		for _, p := range f.extra {

@@ -90,6 +90,14 @@ func TestReadHardFaces(t *testing.T) {
 			"a dark 3 whose blob holds its shadow, read again at the size of the face itself"},
 		{"matteop65/four_41.jpg", "[4 4 4 4 4]",
 			"touching 4s read whole as one 4, and split as two at the same places"},
+		{"matteop65/four_36.jpg", "[4 4 4 4]",
+			"two touching 4s read whole as a 2 of two pips of one of them: that 4 seen in part"},
+		{"matteop65/four_43.jpg", "[4 4 4 4 4]",
+			"a pip beside a whole 4 is on a side face, not left over from a cut through a face"},
+		{"matteop65/six_60.jpg", "[1 2 3 3 5]",
+			"a 3 read at another turn as a 2 of a strong pip and a weak one, two strong pips left out"},
+		{"nell-byler/IMG_20191209_100645.jpg", "[1 2 2 3 4 5]",
+			"a 3's corner pip, with the middle pip diagonally beside it, is no vote for a 1"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)
