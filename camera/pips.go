@@ -252,6 +252,16 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 			}
 			continue
 		}
+		// Fewer pips fitted inside the face another threshold read, and spaced much closer,
+		// are neighbouring pips of that face (a 3's corner lost at one threshold leaves a
+		// centre and a corner, a 2 of half the spacing), not another value.
+		switch {
+		case against(fi):
+		case found && fi.value != ft.value && innerFit(fi, ft):
+			continue
+		case found && fi.value != ft.value && innerFit(ft, fi):
+			pips, ft, used, Cu = ps, fi, us, a.C
+		}
 		if found && fi.value != ft.value || against(fi) {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value), amb: true}
 		}
@@ -308,6 +318,13 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		f.value = 0
 	}
 	return f
+}
+
+// innerFit says whether fit f, of two or more pips, lies within fit g of more pips and is
+// clearly smaller: neighbouring pips of g's face (two pips of a 4's side read as a 2 have
+// 1/√2 of its spacing, two of a 3's diagonal 1/2; a fit's own error is about a tenth).
+func innerFit(f, g fit) bool {
+	return f.value >= 2 && g.value > f.value && f.f.a < 0.85*g.f.a && math.Hypot(f.f.cx-g.f.cx, f.f.cy-g.f.cy) < 1.8*g.f.a
 }
 
 // warpFace returns the Lab bytes of a P×P patch centred on the candidate, rotated to its axes
