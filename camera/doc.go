@@ -31,6 +31,11 @@
 //     2 or 3 seen turned). A face that fits nothing is unreadable, never rounded to a value.
 //     A split of touching dice whose fitted faces overlap (one face's pips taken for two dice)
 //     is not a way to cut the blob, and what it read still counts against any other cut.
+//  4. Dice that do not stand out from the tray (ivory on pale wood) are proposed from their
+//     pips: dark spots (a black-hat of the lightness) in groups that fit a layout, away from
+//     the dice found. Such a face is kept only when it is paler than its surroundings, ends
+//     in an outline on three sides at least, is no smaller than a blob the finder keeps,
+//     holds no pip off its layout, and reads 2 to 6 surely.
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).

@@ -106,6 +106,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			rd.Dice = dice
 		}
 	}
+	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
+	rd.Dice = append(rd.Dice, r.pipDice(img, off, rd.Dice)...)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {

@@ -1,0 +1,297 @@
+package camera
+
+import (
+	"encoding/binary"
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// darkSpot is a pip-sized dark blob found in the whole picture, in image pixels.
+type darkSpot struct {
+	x, y, d float64
+}
+
+// darkSpots finds pip-like blobs in the whole picture: compact, round spots darker than
+// their surroundings (a black-hat of the lightness). Ivory dice on pale wood are often not
+// segmented at all, but their pips still stand out.
+func darkSpots(img gocv.Mat) []darkSpot {
+	scale := math.Min(1, 640/float64(max(img.Cols(), img.Rows())))
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	if scale < 1 {
+		gocv.Resize(gray, &gray, image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+	}
+	k := int(0.03*float64(max(gray.Cols(), gray.Rows())))/2*2 + 1
+	kern := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
+	defer kern.Close()
+	bh := gocv.NewMat()
+	defer bh.Close()
+	gocv.MorphologyEx(gray, &bh, gocv.MorphBlackhat, kern)
+	// The tray's own texture sets the threshold; a pip on an ivory die is far darker. The
+	// texture's 0.9 quantile from every 7th pixel, by a histogram of the bytes.
+	v, err := bh.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	var hist [256]int
+	n := 0
+	for i := 0; i < len(v); i += 7 {
+		hist[v[i]]++
+		n++
+	}
+	q, rank := 0, int(0.9*float64(n-1))
+	for acc := hist[0]; acc <= rank && q < 255; acc += hist[q] {
+		q++
+	}
+	if 6*q >= 255 {
+		return nil // texture as strong as any pip: nothing stands out
+	}
+	bin := gocv.NewMat()
+	defer bin.Close()
+	gocv.Threshold(bh, &bin, float32(max(30, 6*q)), 255, gocv.ThresholdBinary)
+	m, err := bin.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	// Pips are few and small: flood only from the pixels above the threshold (skipped to,
+	// eight at a time), clearing each pixel as it is reached (bin is ours).
+	w, h := bin.Cols(), bin.Rows()
+	var stack []int
+	var out []darkSpot
+	for i0 := 0; i0 < len(m); i0++ {
+		if i0%8 == 0 && i0+8 <= len(m) && binary.LittleEndian.Uint64(m[i0:]) == 0 {
+			i0 += 7
+			continue
+		}
+		if m[i0] == 0 {
+			continue
+		}
+		m[i0] = 0
+		stack = append(stack[:0], i0)
+		x0, y0, x1, y1 := w, h, 0, 0
+		var sx, sy, area float64
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := i%w, i/w
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			sx += float64(x)
+			sy += float64(y)
+			area++
+			for ny := max(y-1, 0); ny <= min(y+1, h-1); ny++ {
+				for nx := max(x-1, 0); nx <= min(x+1, w-1); nx++ {
+					if j := ny*w + nx; m[j] != 0 {
+						m[j] = 0
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		bw, bhh := float64(x1-x0+1), float64(y1-y0+1)
+		if area < 3 || math.Max(bw, bhh) > 2*math.Min(bw, bhh) || area < 0.5*bw*bhh || math.Max(bw, bhh) > float64(k) {
+			continue
+		}
+		out = append(out, darkSpot{x: (sx/area+0.5)/scale - 0.5, y: (sy/area+0.5)/scale - 0.5, d: 2 * math.Sqrt(area/math.Pi) / scale})
+	}
+	return out
+}
+
+// spotClusters groups spots of similar size lying within a few pip diameters of each other:
+// the pips of one face.
+func spotClusters(sp []darkSpot) [][]darkSpot {
+	n := len(sp)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			a, b := sp[i], sp[j]
+			if math.Max(a.d, b.d) > 2*math.Min(a.d, b.d) {
+				continue
+			}
+			if math.Hypot(a.x-b.x, a.y-b.y) < 2.5*(a.d+b.d) {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	groups := make(map[int][]darkSpot)
+	var order []int
+	for i := range sp {
+		r := find(i)
+		if _, ok := groups[r]; !ok {
+			order = append(order, r)
+		}
+		groups[r] = append(groups[r], sp[i])
+	}
+	var out [][]darkSpot
+	for _, r := range order {
+		out = append(out, groups[r])
+	}
+	return out
+}
+
+// proposal is a die proposed from its pips: the candidate and the pips' mean diameter.
+type proposal struct {
+	c  cand
+	dm float64
+}
+
+// proposeFromPips returns die candidates for clusters of two to six dark spots that fit a
+// canonical layout, sized from their spacing (a face is about 3.6 pip spacings wide), away
+// from the dice already found (found: their boxes, image pixels).
+func (r *Reader) proposeFromPips(img gocv.Mat, found []image.Rectangle) []proposal {
+	// No smaller than the smallest blob findDice keeps (1.2% of the picture): a speck of a
+	// few pixels (a key's symbol on a keyboard) cannot show a face's pips apart.
+	minSide := 0.012 * float64(max(img.Cols(), img.Rows()))
+	var out []proposal
+	for _, cl := range spotClusters(darkSpots(img)) {
+		if len(cl) < 2 || len(cl) > 6 {
+			continue
+		}
+		pts := make([][2]float64, len(cl))
+		var dm float64
+		for i, s := range cl {
+			pts[i] = [2]float64{s.x, s.y}
+			dm += s.d / float64(len(cl))
+		}
+		ft, ok := fitLayout(pts, 6*dm)
+		if !ok || ft.err > r.o.MaxLayoutError {
+			continue
+		}
+		side := 3.6 * ft.f.a
+		if side < 2*dm || side > 9*dm || side < minSide {
+			continue
+		}
+		c := cand{r: rotRect{cx: ft.f.cx, cy: ft.f.cy, w: side, h: side, ang: ft.f.ang}, side: side}
+		near := false
+		for _, b := range found {
+			bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
+			bs := math.Sqrt(float64(b.Dx() * b.Dy()))
+			if math.Hypot(bx-c.r.cx, by-c.r.cy) < 0.5*(bs+side)+0.25*side {
+				near = true
+			}
+		}
+		if !near {
+			out = append(out, proposal{c, dm})
+		}
+	}
+	return out
+}
+
+// pipDice reads the dice proposed from pips where no die was found. Only faces read surely,
+// with as many pips as proposed them, are kept: an unread proposal is no die.
+func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
+	var found []image.Rectangle
+	for _, d := range dice {
+		found = append(found, d.Box.Sub(off))
+	}
+	var out []Die
+	for _, pr := range r.proposeFromPips(img, found) {
+		c := pr.c
+		// A region, not only pips: the face must be paler than the ring around it (a
+		// pale label on a dark laptop, grey specks on a pale tray are no face), and it must
+		// end in an outline, darker by the least contrast that counts, on three of its
+		// sides at least (the fourth may run into a side face as pale as itself in an
+		// oblique view): spots on a uniform surface, or on something much larger than the
+		// face, have no outline there.
+		fL, ringL, ends := faceRegion(img, c, pr.dm/2/c.side, r.o.MinContrast)
+		if fL < ringL+r.o.MinContrast/2 || ends < 3 {
+			continue
+		}
+		f := r.readFace(img, c)
+		if f.value < 2 || f.amb || f.conf < 2*r.o.MinConfidence || pipInside(f, c) {
+			continue
+		}
+		d := f.die(c, off)
+		ctr := image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2).Sub(off)
+		taken := false
+		for _, b := range found {
+			taken = taken || ctr.In(b)
+		}
+		if taken {
+			continue
+		}
+		out = append(out, d)
+		found = append(found, d.Box.Sub(off))
+	}
+	return out
+}
+
+// pipInside says whether the face reader saw a pip it left out inside the proposed face: a
+// face holds no pip off its layout, so the spots were part of a larger face (two pips of a
+// 5 read as a small 2).
+func pipInside(f face, c cand) bool {
+	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+	for _, p := range f.extra {
+		dx, dy := p[0]-c.r.cx, p[1]-c.r.cy
+		if u, v := ca*dx+sa*dy, -sa*dx+ca*dy; math.Max(math.Abs(u), math.Abs(v)) < c.side/2 {
+			return true
+		}
+	}
+	return false
+}
+
+// faceRegion looks at a proposed face in a patch of three sides around it. It returns the
+// median lightness (8-bit Lab L) of the face and of a ring around it, 0.65 to 0.9 sides from
+// the centre, and on how many of its four sides the face ends within 1.5 sides: a line
+// parallel to that side, past the pips (rp: their radius, in sides), is darker than the
+// face by more than t. A line's lightness is its median along the middle of the side, so a
+// straight outline ends the face, while a speck, a pip of a neighbouring die or a pale
+// surface's texture does not.
+func faceRegion(img gocv.Mat, c cand, rp, t float64) (face, ring float64, ends int) {
+	const S = 24
+	P := 3 * S
+	lab, ok := warpFace(img, c.r, S/c.side, P)
+	if !ok {
+		return 0, 0, 0
+	}
+	half := P / 2
+	L := func(x, y int) float64 { return float64(lab[3*(y*P+x)]) }
+	var fs, rs []float64
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			switch m := max(x-half, half-x, y-half, half-y); {
+			case 10*m < 4*S:
+				fs = append(fs, L(x, y))
+			case 100*m > 65*S && 10*m < 9*S:
+				rs = append(rs, L(x, y))
+			}
+		}
+	}
+	face, ring = median(fs), median(rs)
+	along := 35 * S / 100
+	line := make([]float64, 2*along+1)
+	for side := 0; side < 4; side++ {
+		for u := int(math.Ceil((1/3.6 + rp) * S)); u < half; u++ {
+			for v := -along; v <= along; v++ {
+				switch side {
+				case 0:
+					line[v+along] = L(half+u, half+v)
+				case 1:
+					line[v+along] = L(half-u, half+v)
+				case 2:
+					line[v+along] = L(half+v, half+u)
+				default:
+					line[v+along] = L(half+v, half-u)
+				}
+			}
+			if median(line) < face-t {
+				ends++
+				break
+			}
+		}
+	}
+	return face, ring, ends
+}

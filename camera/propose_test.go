@@ -1,0 +1,86 @@
+package camera
+
+import (
+	"fmt"
+	"image"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestReadPipDice: dice proposed from their pips where the foreground mask found no die.
+// two_17: an ivory 2 on pale wood that is not segmented at all, found from its two pips;
+// three_6: a laptop's pale label, two dark spots on a dark lid, fits a 2 but is no pale
+// face, so it must not become a second die.
+func TestReadPipDice(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct{ file, want string }{
+		{"matteop65/two_17.jpg", "[2 2]"},
+		{"matteop65/three_6.jpg", "[3]"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
+			defer img.Close()
+			if img.Empty() {
+				t.Fatalf("cannot read testdata/dice/%s", c.file)
+			}
+			rd := r.Read(img)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
+				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
+			}
+		})
+	}
+}
+
+// TestPipDiceRejects: spots that fit a layout but are no die of their own must not become
+// one. dice_34: a key's lit symbol on a keyboard, 5 pixels wide, fits a 2 on a pale square
+// with a dark outline: it is smaller than any die the finder keeps. IMG_20191208_111304:
+// two pips of an unfound 5 fit a small 2, outline and all (the 5's other pips and its side
+// face), but the face reader sees another pip inside that small face.
+func TestPipDiceRejects(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct {
+		file string
+		at   image.Rectangle
+		want int // the die there, 0 for none
+	}{
+		{"matteop65/dice_34.jpg", image.Rect(470, 15, 500, 45), 0},
+		{"nell-byler/IMG_20191208_111304.jpg", image.Rect(83, 310, 125, 352), 5},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			img := testPhoto(t, c.file)
+			defer img.Close()
+			for _, d := range r.Read(img).Dice {
+				ctr := d.Box.Min.Add(d.Box.Max).Div(2)
+				if ctr.In(c.at) && d.Value != 0 && d.Value != c.want {
+					t.Errorf("die at %v read %d, want %d or unread", ctr, d.Value, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestFaceOutline: a face proposed from its pips must end in an outline on three sides at
+// least. two_17's ivory dice on pale wood do on all four; a square over the laptop's keys in
+// three_6 (where two dark spots on the pale frame fit a 2) does not.
+func TestFaceOutline(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	two := testPhoto(t, "matteop65/two_17.jpg")
+	defer two.Close()
+	props := r.proposeFromPips(two, nil)
+	if len(props) != 2 {
+		t.Fatalf("two_17: %d dice proposed from pips, want 2", len(props))
+	}
+	for _, p := range props {
+		if _, _, ends := faceRegion(two, p.c, p.dm/2/p.c.side, r.o.MinContrast); ends < 3 {
+			t.Errorf("two_17: die at (%.0f,%.0f) ends on %d sides, want 3 or 4", p.c.r.cx, p.c.r.cy, ends)
+		}
+	}
+	lap := testPhoto(t, "matteop65/three_6.jpg")
+	defer lap.Close()
+	keys := cand{r: rotRect{cx: 489, cy: 44, w: 27, h: 27, ang: 0.635}, side: 27}
+	if _, _, ends := faceRegion(lap, keys, 0.1, r.o.MinContrast); ends >= 3 {
+		t.Errorf("three_6: the laptop's keys end on %d sides, want fewer than 3", ends)
+	}
+}
