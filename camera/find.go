@@ -12,6 +12,7 @@ type cand struct {
 	r    rotRect
 	side float64 // the die's side: the blob's without shadow and rounding (2× its inscribed radius)
 	edge bool    // touches the picture's edge: the die may be partly outside
+	die  float64 // the die's side guessed for the whole picture
 }
 
 // labImage is an 8-bit Lab picture as plain bytes.
@@ -109,6 +110,7 @@ func cutBlobs(fg grid, blobs []blob, side, scale float64) [][][]cand {
 		c.r.w /= scale
 		c.r.h /= scale
 		c.side /= scale
+		c.die = side / scale
 		return c
 	}
 	var out [][][]cand

@@ -32,6 +32,9 @@ type face struct {
 	face    rotRect // the fitted top face, image pixels (zero when no layout fitted)
 	// mixed: some pip threshold saw pips that fit no layout.
 	mixed bool
+	// clutter: not read, and not like a die either (see noFace, and readBlobs for clutter
+	// along the picture's edge): Read leaves it out of the reading.
+	clutter bool
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -43,7 +46,7 @@ func (f face) die(c cand, off image.Point) Die {
 	}
 	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
@@ -91,6 +94,17 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 			if g := r.readFaceSized(img, c2, true); g.value > 0 && !g.mixed {
 				return g
 			}
+		}
+	}
+	if f.value == 0 && !f.amb && !f.notDie && !small && c.r.aspect() < 1.6 {
+		// A die's face differs from the tray beside it and ends at the die's edges. A "face"
+		// of its surroundings' colour, or whose colour runs on out of the die's neighbourhood,
+		// is part of something else: a shadow, the desk beside a side face, a cable, a
+		// laptop's edge. (A blob much longer than wide may be two dice side by side with the
+		// tray between them at its centre: it is not judged so.)
+		if why := noFace(lab, P, S, r.o.MinContrast); why != "" {
+			f.clutter, f.why = true, why
+			return f
 		}
 	}
 	// Faces with few pips say little about their own turn, so the reading must not hang on
@@ -856,6 +870,61 @@ func faceExtent(lab []byte, P int, S float64) (cx, cy, side float64, ok bool) {
 		return 0, 0, 0, false
 	}
 	return float64(x0+x1) / 2, float64(y0+y1) / 2, (w + h) / 2, true
+}
+
+// noFace says why the patch's centre is no die's face, or returns "": when its colour (the
+// median of the centre) differs by less than t from that of its surroundings (the median of a
+// ring 0.3 to 0.48 of a side beyond the face's edges), or when the pixels of its colour
+// around the centre reach two or more sides of the patch (half a side beyond the face).
+func noFace(lab []byte, P int, S, t float64) string {
+	half := float64(P) / 2
+	fL, fA, fB := faceColour(lab, P, S, 0.3)
+	var Ls, As, Bs []float64
+	g := newGrid(P, P)
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			i := y*P + x
+			L, A, B := float64(lab[3*i]), float64(lab[3*i+1]), float64(lab[3*i+2])
+			if d := math.Max(math.Abs(float64(x)-half), math.Abs(float64(y)-half)); d >= 0.8*S && d < 0.98*S {
+				Ls, As, Bs = append(Ls, L), append(As, A), append(Bs, B)
+			}
+			g.b[i] = math.Sqrt((L-fL)*(L-fL)+2*((A-fA)*(A-fA)+(B-fB)*(B-fB))) <= t
+		}
+	}
+	dl, da, db := fL-median(Ls), fA-median(As), fB-median(Bs)
+	if math.Sqrt(dl*dl+2*(da*da+db*db)) < t {
+		return "no face: its colour is that of its surroundings"
+	}
+	// The region of the face's colour: the component with most pixels near the centre.
+	var best []int
+	bn := 0
+	for _, comp := range g.components4(1) {
+		n := 0
+		for _, i := range comp {
+			if math.Abs(float64(i%P)-half) < 0.2*S && math.Abs(float64(i/P)-half) < 0.2*S {
+				n++
+			}
+		}
+		if n > bn {
+			best, bn = comp, n
+		}
+	}
+	var l, r, u, d bool
+	for _, i := range best {
+		x, y := i%P, i/P
+		l, r, u, d = l || x == 0, r || x == P-1, u || y == 0, d || y == P-1
+	}
+	if n := btoi(l) + btoi(r) + btoi(u) + btoi(d); n >= 2 {
+		return "no face: its colour runs on beyond the die"
+	}
+	return ""
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // faceColour is the median Lab colour of the patch's centre square, r·S from the centre

@@ -108,6 +108,18 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
 	rd.Dice = append(rd.Dice, r.pipDice(img, off, rd.Dice)...)
+	// Candidates that were not read and look like no die either (face.clutter) are left out,
+	// but only now: while the die's size and the cuts of the blobs are chosen they count as
+	// unread. The evidence is no proof, and on pale wood an ivory die whose face is barely
+	// the desk's colour would else let the other size win by reading its pips as 1s
+	// (matteop65/two_48.jpg).
+	kept := rd.Dice[:0]
+	for _, d := range rd.Dice {
+		if d.Value > 0 || !d.clutter {
+			kept = append(kept, d)
+		}
+	}
+	rd.Dice = kept
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {
@@ -149,10 +161,17 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			}
 			faces := make([]face, len(alt))
 			for i, c := range alt {
-				f, ok := read[c]
+				key := c
+				key.die = 0 // the face does not depend on it
+				f, ok := read[key]
 				if !ok {
 					f = r.readFace(img, c)
-					read[c] = f
+					read[key] = f
+				}
+				if c.edge && f.value == 0 && math.Max(c.r.w, c.r.h) > 1.6*c.die {
+					// Cut by the picture's edge yet longer than a die's diagonal with its
+					// shadow: clutter running off the picture (a laptop's edge, a cable).
+					f.clutter, f.why = true, "clutter along the picture's edge: longer than a die"
 				}
 				faces[i] = f
 			}

@@ -112,6 +112,33 @@ func TestReadHardFaces(t *testing.T) {
 	}
 }
 
+// TestReadClutter: photos whose only unread candidates are no dice: they are left out of the
+// reading, one photo per kind of evidence, so the dice are read.
+func TestReadClutter(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct {
+		file string
+		want string
+		why  string
+	}{
+		{"matteop65/five_26.jpg", "[5 5 5]",
+			"a die's shadow on the desk: its colour is that of its surroundings"},
+		{"matteop65/five_4.jpg", "[5]",
+			"the desk beside a die's side face: its colour runs on beyond where a face would end"},
+		{"matteop65/six_7.jpg", "[6]",
+			"a laptop's corner cut by the picture's edge, longer than a die"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			img := testPhoto(t, c.file)
+			defer img.Close()
+			rd := r.Read(img)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want || len(rd.Dice) != len(rd.Values()) {
+				t.Errorf("%s %s (%s), want read %s: %s", rd.Status, got, rd.Why, c.want, c.why)
+			}
+		})
+	}
+}
+
 // TestReadSideFaces: in oblique views a die's side face shows pips too; a side face's pip
 // taken for a 1's partner (dice_9: read as a 2 when the die's turn is measured from its
 // edges alone) or a side face split off as a die of its own (four_17: a 4 and the 2 below

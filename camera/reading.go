@@ -48,6 +48,8 @@ type Die struct {
 	Confidence float64 `json:"confidence"`
 	// Why tells what was wrong when Value is 0.
 	Why string `json:"why,omitempty"`
+	// clutter: not read, and not like a die either; Read leaves such candidates out.
+	clutter bool
 }
 
 // Reading is the result of reading one frame.
