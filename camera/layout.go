@@ -49,6 +49,7 @@ type fit struct {
 	f      frame
 	err    float64 // largest distance of a pip from its canonical place, in pip spacings
 	weak   bool    // a lone pip taken for a 1 only because it sits in the middle of its own face
+	sides  bool    // a 1 whose die shows pips on its side faces only (see sideOf)
 }
 
 // fitLayout fits the layout with len(pts) pips. The centre of every canonical layout is the

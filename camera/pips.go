@@ -12,6 +12,9 @@ import (
 // pip is a pip candidate in patch pixels, relative to the patch centre.
 type pip struct {
 	x, y, d, c float64
+	// q is the pip's axis ratio (minor/major, 1 when round, 0 when not measured) and o its
+	// major axis's direction in the patch (radians, 0 to π); see pipShape.
+	q, o float64
 }
 
 // face is what was read from one die candidate.
@@ -117,8 +120,18 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 		if g.value != f.value && (g.value != 0 || g.amb) {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %s depending on how the die's turn is measured", f.value, g.valueOr()), amb: true, square: square}
 		}
+		if g.value == f.value && !samePlace(f, g) {
+			return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on how the die's turn is measured", f.value), amb: true, square: square}
+		}
 	}
 	return f
+}
+
+// samePlace says whether faces f and g were fitted at the same place: within half a pip
+// spacing. The same value read from other pips at another turn (a 1 and a side face's pip
+// one way, that pip and another side face's pip the other) is no reading of one face.
+func samePlace(f, g face) bool {
+	return math.Hypot(f.face.cx-g.face.cx, f.face.cy-g.face.cy) < 0.5*math.Min(f.face.w, g.face.w)/3.6
 }
 
 // valueOr is the face's value, or "?" when it was not read.
@@ -141,16 +154,16 @@ func (r *Reader) readFaceTurned(img gocv.Mat, c cand, lab []byte, k, d, square f
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	if math.Abs(d) <= 2*math.Pi/180 || square < minSquare {
-		return r.readFaceAt(c, lab, k, square)
+		return r.readFaceAt(img, c, lab, k, square)
 	}
 	alt := c
 	c.r.ang += d
 	if lab2, ok := warpFace(img, c.r, k, P); ok {
-		f := r.readFaceAt(c, lab2, k, square)
+		f := r.readFaceAt(img, c, lab2, k, square)
 		if f.value > 3 || f.value == 0 && f.turned == 0 || math.Abs(d) < 15*math.Pi/180 {
 			return f
 		}
-		g := r.readFaceAt(alt, lab, k, square)
+		g := r.readFaceAt(img, alt, lab, k, square)
 		switch {
 		case g.value == 0:
 			return f
@@ -164,6 +177,8 @@ func (r *Reader) readFaceTurned(img gocv.Mat, c cand, lab []byte, k, d, square f
 			return f
 		case f.value != g.value:
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), amb: true, square: square}
+		case !samePlace(f, g):
+			return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on the die's turn", f.value), amb: true, square: square}
 		}
 		return f
 	}
@@ -171,7 +186,13 @@ func (r *Reader) readFaceTurned(img gocv.Mat, c cand, lab []byte, k, d, square f
 }
 
 // readFaceAt reads a face from its Lab patch, resampled in the die's axes c.r.ang at scale k.
-func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
+func (r *Reader) readFaceAt(img gocv.Mat, c cand, lab []byte, k, square float64) face {
+	return r.readFaceShaped(img, c, lab, k, square, true)
+}
+
+// readFaceShaped is readFaceAt; shaped says whether the pips' shapes may tell a side face's
+// pips from the top face's.
+func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square float64, shaped bool) face {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	half := float64(P) / 2
@@ -221,6 +242,7 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 	found := false
 	turned := -1
 	var lones [][2]float64 // lone pips (see miss.lone), patch pixels
+	var shapes shapeCache
 	against := func(f fit) bool {
 		for _, p := range lones {
 			centre := (f.value == 3 || f.value == 5) && math.Hypot(p[0]-f.f.cx, p[1]-f.f.cy) < 0.5*f.f.a
@@ -231,8 +253,8 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		return false
 	}
 	// weak: a 1 read by its even walks only; strong: a layout read otherwise; failed: a
-	// threshold whose pips fit no layout.
-	weak, strong, failed, mixed := false, false, false, false
+	// threshold whose pips fit no layout; sides: a 1 read with side faces' pips (see sideOf).
+	weak, strong, failed, mixed, sides := false, false, false, false, false
 	var Cu []float64 // the map of the attempt used
 	for ai, a := range tries {
 		if ai == 3 && found {
@@ -245,6 +267,14 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 		}
 		anyPips = true
 		fi, us, w := r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
+		if shaped && len(ps) >= 2 && (w.why != "" || len(us) < len(ps) || fi.value <= 3) {
+			// The pips' shapes tell a side face's pips from the top face's (see sideOf);
+			// they matter only where some pips are left out or few pips fit.
+			for i := range ps {
+				ps[i] = shapes.of(img, c, k, ps[i], fL, fA, fB)
+			}
+			fi, us, w = r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
+		}
 		if w.why != "" {
 			mixed = true
 			failed = failed || len(ps) > 1 // other pips than a lone one
@@ -280,10 +310,17 @@ func (r *Reader) readFaceAt(c cand, lab []byte, k, square float64) face {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value), amb: true}
 		}
 		weak = weak || fi.weak
+		sides = sides || fi.sides
 		strong = strong || !fi.weak
 		if !found {
 			pips, ft, used, Cu, found = ps, fi, us, a.C, true
 		}
+	}
+	if sides && failed {
+		// A 1 whose other pips lie on side faces must be seen so at every threshold: keys and
+		// labels (clutter) fit it at one threshold and nothing at another. The face is then
+		// read without the pips' shapes.
+		return r.readFaceShaped(img, c, lab, k, square, false)
 	}
 	if weak && !strong && failed {
 		// A 1 found only by the even walks around its pip is believed only when every
@@ -484,6 +521,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 	why := ""
 	turned := false       // all the pips fit a layout but for its turn
 	var lone [][2]float64 // pips that fit a 1 but for other pips on the face
+	one := oneWithSides(pips, S)
 	try := func(idx []int) (fit, bool) {
 		pts := make([][2]float64, len(idx))
 		var dmin, dmax = math.Inf(1), 0.0
@@ -499,6 +537,9 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		}
 		if len(idx) > 1 && dmax > 2.2*dmin {
 			return fail("pips of unequal sizes")
+		}
+		if one >= 0 && (len(idx) > 1 || idx[0] != one) {
+			return fail("a side face's pips (the top face shows a 1)")
 		}
 		ft, ok := fitLayout(pts, S)
 		if !ok || ft.err > r.o.MaxLayoutError {
@@ -525,6 +566,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 				ft.f.a = math.Min(ft.f.a, 0.28*math.Min(fw, fh))
 			}
 			ft.weak = !inside
+			ft.sides = one == idx[0]
 			// And the rest of the face must be empty, corners included: one pip of a 2 or 3
 			// seen with the die's turn 45° off lies near the centre, its partner on the face.
 			// (A speck of glare or a bevel is not a partner: it must look like the pip.)
@@ -535,7 +577,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			// blank face, so the pip is no 1 at all (a corner pip of a 3).
 			other, own := false, false
 			for j, p := range pips {
-				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c {
+				if j != idx[0] && math.Hypot(p.x, p.y) < 0.52*S && p.d > 0.6*q.d && p.d < 1.67*q.d && p.c > 0.5*q.c && one != idx[0] {
 					other = true
 					own = own || math.Abs(p.x-q.x) < 0.28*S && math.Abs(p.y-q.y) < 0.28*S
 				}
@@ -546,6 +588,9 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 				}
 				return fail("single pip with another pip on the face")
 			}
+		} else if len(idx) == 2 && (sideOf(pips[idx[0]], pips[idx[1]], S) || sideOf(pips[idx[1]], pips[idx[0]], S)) {
+			// A 2 of a top face's pip and a side face's (see sideOf).
+			return fail("a side face's pip with the top face's")
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
 			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
 		} else if tilt := math.Min(ft.f.ang, math.Pi/2-ft.f.ang); sided && len(idx) <= 3 && tilt > 25*math.Pi/180 {
@@ -567,14 +612,31 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		if free >= t || free > ratio*occ {
 			return fail(fmt.Sprintf("contrast %.0f at a free place vs %.0f at pips", free, occ))
 		}
-		// Pips left out must lie off this face.
+		// Pips left out must lie off this face, unless they lie on a side face.
 		in := make(map[int]bool, len(idx))
 		for _, j := range idx {
 			in[j] = true
 		}
+		top := pip{x: ft.f.cx - float64(P)/2, y: ft.f.cy - float64(P)/2, q: math.Inf(1)}
+		for _, j := range idx {
+			top.q = math.Min(top.q, pips[j].q)
+			top.d += pips[j].d / float64(len(idx))
+		}
+		side := make(map[int]bool)
 		for j, p := range pips {
 			if in[j] {
 				continue
+			}
+			if sideOf(p, top, S) {
+				side[j] = true
+				continue
+			}
+			flat := true
+			for _, i := range idx {
+				flat = flat && sideOf(pips[i], p, S)
+			}
+			if flat {
+				return fail("a side face: a rounder pip beside it")
 			}
 			u, v := ft.f.local(p.x+float64(P)/2, p.y+float64(P)/2)
 			if math.Max(math.Abs(u), math.Abs(v)) < 1.75 {
@@ -591,7 +653,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 				weakest = math.Min(weakest, pips[j].c)
 			}
 			for j, p := range pips {
-				if !in[j] && math.Abs(p.x) < 0.5*S && math.Abs(p.y) < 0.5*S && p.c > 1.25*weakest {
+				if !in[j] && !side[j] && math.Abs(p.x) < 0.5*S && math.Abs(p.y) < 0.5*S && p.c > 1.25*weakest {
 					return fail("a pip on the die left out contrasts more than one used")
 				}
 			}
@@ -601,10 +663,17 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 	for m := min(n, 6); m >= 1; m-- {
 		var best fit
 		var bestIdx []int
-		found := false
+		found, bestAlike := false, false
 		forSubsets(n, m, func(idx []int) {
-			if ft, ok := try(idx); ok && (!found || ft.err < best.err) {
-				best, bestIdx, found = ft, append([]int(nil), idx...), true
+			// Of the layouts that fit, one of pips foreshortened alike beats one that takes a
+			// side face's flatter pip for a top face's (see sideOf); then the closer fit wins.
+			ft, ok := try(idx)
+			if !ok {
+				return
+			}
+			a := alike(pips, idx)
+			if !found || a && !bestAlike || a == bestAlike && ft.err < best.err {
+				best, bestIdx, found, bestAlike = ft, append([]int(nil), idx...), true, a
 			}
 		})
 		if found {
@@ -943,4 +1012,58 @@ func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
 		}
 	}
 	return median(Ls), median(As), median(Bs)
+}
+
+// sideRatio is the largest ratio of a side face's pip's roundness (axis ratio) to a top face
+// pip's that tells them apart (see sideOf).
+const sideRatio = 0.8
+
+// sideOf says whether pip p lies on a side face of the die whose top face holds pip top (or
+// has its centre there, with top.q its pips' roundness). In an oblique view the camera sees
+// the side faces nearer it foreshortened across the crease with the top face; looking down
+// more steeply than 45°, as a camera over a tray does, it foreshortens them more than the
+// top face. So p must be clearly flatter than top's pips but no bigger (foreshortening
+// shrinks a pip; glare or a merged neighbour stretches it), lie beyond the crease (0.4 of a
+// side away at least), and be flattened along the line to top (its long axis across it:
+// the crease runs between them).
+func sideOf(p, top pip, S float64) bool {
+	if p.q == 0 || math.IsInf(top.q, 1) || top.q < 0.65 || p.q > sideRatio*top.q || p.d > 1.1*top.d {
+		return false
+	}
+	dx, dy := p.x-top.x, p.y-top.y
+	if math.Hypot(dx, dy) < 0.4*S {
+		return false
+	}
+	a := math.Mod(math.Abs(math.Atan2(dy, dx)-p.o), math.Pi)
+	return math.Min(a, math.Pi-a) >= 50*math.Pi/180
+}
+
+// alike says whether the pips idx are foreshortened alike, as one face's are: none clearly
+// flatter than another (by the ratio sideOf demands of a side face's pip).
+func alike(pips []pip, idx []int) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, i := range idx {
+		if pips[i].q > 0 {
+			lo, hi = math.Min(lo, pips[i].q), math.Max(hi, pips[i].q)
+		}
+	}
+	return hi == 0 || lo > sideRatio*hi
+}
+
+// oneWithSides returns the pip that is a 1 on the top face with every other pip on a side
+// face (see sideOf), or -1.
+func oneWithSides(pips []pip, S float64) int {
+	if len(pips) < 2 {
+		return -1
+	}
+	for i, p := range pips {
+		all := true
+		for j, o := range pips {
+			all = all && (j == i || sideOf(o, p, S))
+		}
+		if all {
+			return i
+		}
+	}
+	return -1
 }

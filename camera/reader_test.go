@@ -100,6 +100,10 @@ func TestReadHardFaces(t *testing.T) {
 			"a 3's corner pip, with the middle pip diagonally beside it, is no vote for a 1"},
 		{"matteop65/three_50.jpg", "[3 3 3 3 3]",
 			"a 3 whose corner pip one threshold loses: a 2 inside the 3, at half its spacing"},
+		{"matteop65/dice_11.jpg", "[1 1]",
+			"1s seen obliquely: their side faces' pips, flatter and flattened across the line to the 1, are no partners of it"},
+		{"matteop65/five_12.jpg", "[5 5]",
+			"a side face cut off a 5 reads no 2 of its own: a rounder pip, the 5's, lies beside its flatter pips"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)
@@ -142,12 +146,14 @@ func TestReadClutter(t *testing.T) {
 // TestReadSideFaces: in oblique views a die's side face shows pips too; a side face's pip
 // taken for a 1's partner (dice_9: read as a 2 when the die's turn is measured from its
 // edges alone) or a side face split off as a die of its own (four_17: a 4 and the 2 below
-// it, closer than a die's side) must leave the photo unread, never misread.
+// it, closer than a die's side) or read from other pips at another turn (dice_27: a side
+// face's 2 read where the blob holds no top face) must leave the photo unread, never misread.
 func TestReadSideFaces(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct{ file, want string }{
 		{"matteop65/dice_9.jpg", "[1]"},
 		{"matteop65/four_17.jpg", "[4 4]"},
+		{"matteop65/dice_27.jpg", "[1 1 1]"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)
