@@ -105,6 +105,7 @@ func (g grid) components(minSize int) [][]int { return g.label(minSize, true) }
 func (g grid) label(minSize int, diag bool) [][]int {
 	seen := make([]bool, len(g.b))
 	var comps [][]int
+	var all []int // every component's pixels, one after another: one growing buffer
 	stack := make([]int, 0, 1024)
 	push := func(x, y int) {
 		if x < 0 || y < 0 || x >= g.w || y >= g.h {
@@ -121,11 +122,11 @@ func (g grid) label(minSize int, diag bool) [][]int {
 		}
 		seen[s] = true
 		stack = append(stack[:0], s)
-		var px []int
+		start := len(all)
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			px = append(px, i)
+			all = append(all, i)
 			x, y := i%g.w, i/g.w
 			if !diag {
 				push(x-1, y)
@@ -140,8 +141,10 @@ func (g grid) label(minSize int, diag bool) [][]int {
 				}
 			}
 		}
-		if len(px) >= minSize {
-			comps = append(comps, px)
+		if len(all)-start >= minSize {
+			comps = append(comps, all[start:len(all):len(all)])
+		} else {
+			all = all[:start]
 		}
 	}
 	return comps
