@@ -456,33 +456,24 @@ func findPips(C []float64, P int, S, t float64) []pip {
 			sub.b[(i/P-y0+1)*(bw+2)+i%P-x0+1] = true
 		}
 		sub = sub.fillHoles(len(sub.b))
-		var area, sx, sy, sxx, syy, sxy, sc float64
+		var m moments
+		var sc float64
 		for yy := 0; yy < bh; yy++ {
 			for xx := 0; xx < bw; xx++ {
 				if sub.b[(yy+1)*(bw+2)+xx+1] {
-					fx, fy := float64(x0+xx), float64(y0+yy)
-					area++
-					sx += fx
-					sy += fy
-					sxx += fx * fx
-					syy += fy * fy
-					sxy += fx * fy
+					m.add(float64(x0+xx), float64(y0+yy))
 					sc += C[(y0+yy)*P+x0+xx]
 				}
 			}
 		}
+		area := m.n
 		d := 2 * math.Sqrt(area/math.Pi)
 		// Axis ratio from second moments: pips on a foreshortened side face are ellipses.
-		mx, my := sx/area, sy/area
-		cxx, cyy, cxy := sxx/area-mx*mx+1.0/12, syy/area-my*my+1.0/12, sxy/area-mx*my
-		tr, det := cxx+cyy, cxx*cyy-cxy*cxy
-		disc := math.Sqrt(math.Max(0, tr*tr/4-det))
-		elong := math.Sqrt((tr/2 + disc) / math.Max(1e-9, tr/2-disc))
+		mx, my, l1, l2, ax, ay := m.axes()
+		elong := math.Sqrt(l1 / math.Max(1e-9, l2))
 		if elong > 1.75 && elong < 3 && d < 0.5*S {
 			// Perhaps two pips merged (big pips close together): kept aside until the
 			// single pips' size is known.
-			l1 := tr/2 + disc
-			ax, ay := cxy, l1-cxx
 			if math.Abs(ax)+math.Abs(ay) < 1e-9 {
 				ax, ay = 1, 0
 			}
@@ -494,7 +485,7 @@ func findPips(C []float64, P int, S, t float64) []pip {
 		if d < 0.07*S || d > 0.36*S || elong > 1.75 || area/float64(bw*bh) < 0.45 {
 			continue
 		}
-		out = append(out, pip{x: sx/area - half, y: sy/area - half, d: d, c: sc / area})
+		out = append(out, pip{x: mx - half, y: my - half, d: d, c: sc / area})
 		areas = append(areas, area)
 	}
 	// A blob twice the area of a single pip and twice as long as wide is two merged pips

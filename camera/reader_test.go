@@ -104,39 +104,18 @@ func TestReadHardFaces(t *testing.T) {
 			"1s seen obliquely: their side faces' pips, flatter and flattened across the line to the 1, are no partners of it"},
 		{"matteop65/five_12.jpg", "[5 5]",
 			"a side face cut off a 5 reads no 2 of its own: a rounder pip, the 5's, lies beside its flatter pips"},
+		{"matteop65/five_26.jpg", "[5 5 5]",
+			"a die's shadow on the desk is no die: its colour is that of its surroundings"},
+		{"matteop65/five_4.jpg", "[5]",
+			"the desk beside a die's side face is no die: its colour runs on beyond where a face would end"},
+		{"matteop65/six_7.jpg", "[6]",
+			"a laptop's corner cut by the picture's edge, longer than a die, is no die"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)
 			defer img.Close()
 			rd := r.Read(img)
 			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
-				t.Errorf("%s %s (%s), want read %s: %s", rd.Status, got, rd.Why, c.want, c.why)
-			}
-		})
-	}
-}
-
-// TestReadClutter: photos whose only unread candidates are no dice: they are left out of the
-// reading, one photo per kind of evidence, so the dice are read.
-func TestReadClutter(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range []struct {
-		file string
-		want string
-		why  string
-	}{
-		{"matteop65/five_26.jpg", "[5 5 5]",
-			"a die's shadow on the desk: its colour is that of its surroundings"},
-		{"matteop65/five_4.jpg", "[5]",
-			"the desk beside a die's side face: its colour runs on beyond where a face would end"},
-		{"matteop65/six_7.jpg", "[6]",
-			"a laptop's corner cut by the picture's edge, longer than a die"},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			rd := r.Read(img)
-			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want || len(rd.Dice) != len(rd.Values()) {
 				t.Errorf("%s %s (%s), want read %s: %s", rd.Status, got, rd.Why, c.want, c.why)
 			}
 		})

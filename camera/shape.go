@@ -53,22 +53,12 @@ func pipShape(img gocv.Mat, c cand, k float64, p pip, fL, fA, fB float64) (q, di
 	if len(px) < 5 || best > 4 {
 		return 0, 0, false
 	}
-	var n, sx, sy, sxx, syy, sxy float64
+	var m moments
 	for _, i := range px {
-		x, y := float64(i%P), float64(i/P)
-		n++
-		sx += x
-		sy += y
-		sxx += x * x
-		syy += y * y
-		sxy += x * y
+		m.add(float64(i%P), float64(i/P))
 	}
-	mx, my := sx/n, sy/n
-	cxx, cyy, cxy := sxx/n-mx*mx+1.0/12, syy/n-my*my+1.0/12, sxy/n-mx*my
-	tr, det := cxx+cyy, cxx*cyy-cxy*cxy
-	disc := math.Sqrt(math.Max(0, tr*tr/4-det))
-	l1, l2 := tr/2+disc, tr/2-disc
-	dir = math.Atan2(l1-cxx, cxy)
+	_, _, l1, l2, ax, ay := m.axes()
+	dir = math.Atan2(ay, ax)
 	if dir < 0 {
 		dir += math.Pi
 	}
@@ -94,4 +84,27 @@ func (sc *shapeCache) of(img gocv.Mat, c cand, k float64, p pip, fL, fA, fB floa
 	p.q, p.o, _ = pipShape(img, c, k, p, fL, fA, fB)
 	*sc = append(*sc, p)
 	return p
+}
+
+// moments accumulates the second moments of a set of pixels.
+type moments struct{ n, sx, sy, sxx, syy, sxy float64 }
+
+func (m *moments) add(x, y float64) {
+	m.n++
+	m.sx += x
+	m.sy += y
+	m.sxx += x * x
+	m.syy += y * y
+	m.sxy += x * y
+}
+
+// axes returns the centroid, the variances along the major and minor axes (each pixel counted
+// as a unit square) and the major axis's direction (ax, ay), not normalised.
+func (m moments) axes() (mx, my, l1, l2, ax, ay float64) {
+	mx, my = m.sx/m.n, m.sy/m.n
+	cxx, cyy, cxy := m.sxx/m.n-mx*mx+1.0/12, m.syy/m.n-my*my+1.0/12, m.sxy/m.n-mx*my
+	tr, det := cxx+cyy, cxx*cyy-cxy*cxy
+	disc := math.Sqrt(math.Max(0, tr*tr/4-det))
+	l1, l2 = tr/2+disc, tr/2-disc
+	return mx, my, l1, l2, cxy, l1 - cxx
 }
