@@ -121,6 +121,10 @@ func printReading(w io.Writer, rd camera.Reading, asJSON bool) error {
 	if rd.Why != "" {
 		fmt.Fprintf(w, "why: %s\n", rd.Why)
 	}
+	if rd.Status == camera.StatusRead && len(rd.Dice) == 0 {
+		// "read []" alone looks like success; say plainly that nothing was seen.
+		fmt.Fprintln(w, "no dice found: if dice are in view, look at the picture --out writes to see what was seen")
+	}
 	for _, d := range rd.Dice {
 		v := fmt.Sprint(d.Value)
 		if d.Value == 0 {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"image"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 func TestDiceReadFile(t *testing.T) {
@@ -22,6 +25,28 @@ func TestDiceReadFile(t *testing.T) {
 	}
 	if rd.Status != "read" || len(rd.Dice) != 2 || rd.Dice[0].Value != 4 || rd.Dice[1].Value != 4 {
 		t.Errorf("four_12.jpg (two 4s) read as %+v", rd)
+	}
+}
+
+// A picture of the bare table says so rather than a bare "read []".
+func TestDiceReadNoDice(t *testing.T) {
+	photo := gocv.IMRead(filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "four_12.jpg"), gocv.IMReadColor)
+	defer photo.Close()
+	if photo.Empty() {
+		t.Fatal("cannot decode four_12.jpg")
+	}
+	table := photo.Region(image.Rect(0, 0, photo.Cols(), photo.Rows()/4)) // the wood above the dice
+	defer table.Close()
+	file := filepath.Join(t.TempDir(), "table.png")
+	if !gocv.IMWrite(file, table) {
+		t.Fatal("cannot write the table picture")
+	}
+	out, err := calibrateCLI(t, "", "dice", "read", file)
+	if err != nil {
+		t.Fatalf("dice read: %v\n%s", err, out)
+	}
+	if !strings.HasPrefix(out, "read []") || !strings.Contains(out, "no dice found") {
+		t.Errorf("bare table: output %q, want a reading with no dice that says so", out)
 	}
 }
 
