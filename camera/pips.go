@@ -35,6 +35,9 @@ type face struct {
 	face    rotRect // the fitted top face, image pixels (zero when no layout fitted)
 	// mixed: some pip threshold saw pips that fit no layout.
 	mixed bool
+	// bigger: not read, and some threshold saw two pips spaced as a 2 with pips just like
+	// them left out: a face of more pips.
+	bigger bool
 	// clutter: not read, and not like a die either (see noFace, and readBlobs for clutter
 	// along the picture's edge): Read leaves it out of the reading.
 	clutter bool
@@ -117,7 +120,7 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 	// ambiguous; a failure for the pips' turn alone does not.
 	if f.value >= 1 && f.value <= 3 && square >= minSquare && turnDiff(d, dg) > 2*math.Pi/180 {
 		g := r.readFaceTurned(img, c, lab, k, dg, square)
-		if g.value != f.value && (g.value != 0 || g.amb) {
+		if g.value != f.value && (g.value != 0 || g.amb || g.bigger && f.value <= 2) {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %s depending on how the die's turn is measured", f.value, g.valueOr()), amb: true, square: square}
 		}
 		if g.value == f.value && !samePlace(f, g) {
@@ -165,6 +168,9 @@ func (r *Reader) readFaceTurned(img gocv.Mat, c cand, lab []byte, k, d, square f
 		}
 		g := r.readFaceAt(img, alt, lab, k, square)
 		switch {
+		case g.bigger && f.value <= 2:
+			// The other turn sees more pips like the 1 or 2's own than such a face holds.
+			return face{why: fmt.Sprintf("ambiguous: reads %d or a face of more pips depending on the die's turn", f.value), amb: true, square: square}
 		case g.value == 0:
 			return f
 		case f.value == 0:
@@ -255,6 +261,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	// weak: a 1 read by its even walks only; strong: a layout read otherwise; failed: a
 	// threshold whose pips fit no layout; sides: a 1 read with side faces' pips (see sideOf).
 	weak, strong, failed, mixed, sides := false, false, false, false, false
+	bigger := false  // some threshold saw a 2 with pips like its own left out (see bestFit)
 	var Cu []float64 // the map of the attempt used
 	for ai, a := range tries {
 		if ai == 3 && found {
@@ -291,6 +298,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			// A pip that would be a 1 but for other pips is a vote against any other value
 			// (a 1 and a side face's pip read as a 2), but for a 3 or 5 whose centre it is.
 			lones = append(lones, w.lone...)
+			bigger = bigger || w.bigger
 			if found && against(ft) {
 				return face{why: fmt.Sprintf("ambiguous: reads 1 or %d depending on the pip threshold", ft.value), amb: true}
 			}
@@ -333,7 +341,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	if !found {
 		// Pips in no layout on something that runs off the picture (a cable, a keyboard) or
 		// whose edges are not square (a round tray foot) is clutter, not a die.
-		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0)}
+		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0), bigger: bigger}
 	}
 	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
@@ -511,6 +519,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 	}
 	why := ""
 	turned := false       // all the pips fit a layout but for its turn
+	bigger := false       // a 2 failed for leaving out pips like its own
 	var lone [][2]float64 // pips that fit a 1 but for other pips on the face
 	one := oneWithSides(pips, S)
 	try := func(idx []int) (fit, bool) {
@@ -537,6 +546,9 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			return fail(fmt.Sprintf("layout error %.2f", ft.err))
 		}
 		if len(idx) == 1 {
+			if pips[idx[0]].d > maxOnePip*S {
+				return fail("a pip too big for a 1")
+			}
 			// A lone pip must sit well inside the die (in an oblique view the top face's
 			// centre is off the blob's): at least 0.3 of a side from where the face ends.
 			// Or it must sit in the middle of a face of its own, as a 1's pip does: a die
@@ -643,10 +655,24 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			for _, j := range idx {
 				weakest = math.Min(weakest, pips[j].c)
 			}
+			like := 0
 			for j, p := range pips {
-				if !in[j] && !side[j] && math.Abs(p.x) < 0.5*S && math.Abs(p.y) < 0.5*S && p.c > 1.25*weakest {
+				if in[j] || side[j] || math.Abs(p.x) >= 0.5*S || math.Abs(p.y) >= 0.5*S {
+					continue
+				}
+				if p.c > 1.25*weakest {
 					return fail("a pip on the die left out contrasts more than one used")
 				}
+				if p.c >= weakest/1.25 && p.d > 0.6*top.d && p.d < 1.67*top.d && (p.q == 0 || p.q > sideRatio*top.q) {
+					like++
+				}
+			}
+			// Two or more pips on the die just like the face's own (as strong, as big, no
+			// flatter) that it leaves out are pips of the same face: the fit took neighbouring
+			// pips of a 4 or 5 for a small 2, its other pips then lying outside that small face.
+			if len(idx) == 2 && like >= 2 {
+				bigger = true
+				return fail("pips like its own left out: part of a bigger face")
 			}
 		}
 		return ft, true
@@ -672,15 +698,17 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			return best, bestIdx, miss{}
 		}
 	}
-	return fit{}, nil, miss{fmt.Sprintf("%d pips in no canonical layout: %s", n, why), turned, lone}
+	return fit{}, nil, miss{fmt.Sprintf("%d pips in no canonical layout: %s", n, why), turned, lone, bigger}
 }
 
 // miss says why no layout fitted: why, whether the pips fitted but for their turn (turned),
-// and the pips (patch pixels) that fitted a 1 but for other pips on the face (lone).
+// the pips (patch pixels) that fitted a 1 but for other pips on the face (lone), and whether
+// a 2 failed for leaving out pips like its own (bigger).
 type miss struct {
 	why    string
 	turned bool
 	lone   [][2]float64
+	bigger bool
 }
 
 func forSubsets(n, m int, f func([]int)) {
@@ -1004,6 +1032,12 @@ func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
 	}
 	return median(Ls), median(As), median(Bs)
 }
+
+// maxOnePip is the largest diameter, in die sides, of a 1's pip. However big a 1's pip, the
+// face shows round it: a lone blob a third of the die's side wide is several pips merged (a
+// 5's red pips on black, one blob in the hue map), or the "die" found is itself a pip of a
+// pale die on pale wood, with its halo.
+const maxOnePip = 0.28
 
 // sideRatio is the largest ratio of a side face's pip's roundness (axis ratio) to a top face
 // pip's that tells them apart (see sideOf).

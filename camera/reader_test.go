@@ -145,6 +145,38 @@ func TestReadSideFaces(t *testing.T) {
 	}
 }
 
+// TestReadNoFalseValue: faces that used to be read as a value the photo does not hold. Every
+// value read must be one of the labelled ones (a die may be refused, or even missed, but never
+// read wrong), whatever the photo's status.
+func TestReadNoFalseValue(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct{ file, labels, why string }{
+		{"nell-byler/IMG_20191209_100602.jpg", "4 5 6",
+			"a red 4 read as a small 2 from a pip and a glare streak, its other pips left out; a black 5 whose red pips merge into one blob in the hue map, read as a 1"},
+		{"nell-byler/IMG_20191208_111833.jpg", "1 4 5 5 6 6",
+			"a black 5 whose red pips merge into one blob a third of the die wide, read as a 1"},
+		{"matteop65/three_3.jpg", "3",
+			"a pip of an ivory die on pale wood, found as a die of its own with its halo, read as a 1"},
+		{"matteop65/two_9.jpg", "2",
+			"the two pips of an ivory 2 on pale wood, each found as a die with its halo, read as two 1s"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			img := testPhoto(t, c.file)
+			defer img.Close()
+			rd := r.Read(img)
+			var want []int
+			for _, f := range strings.Fields(c.labels) {
+				var v int
+				fmt.Sscan(f, &v)
+				want = append(want, v)
+			}
+			if n := intersect(want, rd.Values()); n < len(rd.Values()) {
+				t.Errorf("%s %v (%s): values not among the labels %s: %s", rd.Status, rd.Values(), rd.Why, c.labels, c.why)
+			}
+		})
+	}
+}
+
 // TestReadShared scores the full shared photo sets when they are present (the figures in
 // BENCHMARKS-dice.md, minus a margin).
 func TestReadShared(t *testing.T) {
