@@ -177,7 +177,6 @@ func (r *Reader) foreground(lab labImage) grid {
 	w, h := lab.w, lab.h
 	bw := max(2, int(0.03*float64(max(w, h))))
 	var model [3][6]float64
-	var bgD []float64
 	border := func(x, y int) bool { return x < bw || y < bw || x >= w-bw || y >= h-bw }
 	if len(r.o.BackgroundLab) == 3 {
 		for c := 0; c < 3; c++ {
@@ -191,43 +190,44 @@ func (r *Reader) foreground(lab labImage) grid {
 	if len(r.o.BackgroundLab) == 3 {
 		mode = [3]float64{r.o.BackgroundLab[0], r.o.BackgroundLab[1], r.o.BackgroundLab[2]}
 	}
-	nx := func(x int) float64 { return 2*float64(x)/float64(w) - 1 }
-	ny := func(y int) float64 { return 2*float64(y)/float64(h) - 1 }
-	D := make([]float64, w*h)
-	for y := 0; y < h; y++ {
-		fy := ny(y)
-		for x := 0; x < w; x++ {
-			fx := nx(x)
-			basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
-			var d [3]float64
-			i := (y*w + x) * 3
-			for c := 0; c < 3; c++ {
-				var m float64
-				for k := 0; k < 6; k++ {
-					m += model[c][k] * basis[k]
-				}
-				d[c] = float64(lab.p[i+c]) - m
+	// Each pixel's distance to the tray's colour (the nearer of the modelled surface and the
+	// commonest colour) and its gradient are computed where needed rather than kept for the
+	// whole picture: the border's samples first give the thresholds.
+	dist := func(x, y int) float64 {
+		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+		basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
+		var d [3]float64
+		i := (y*w + x) * 3
+		for c := 0; c < 3; c++ {
+			var m float64
+			for k := 0; k < 6; k++ {
+				m += model[c][k] * basis[k]
 			}
-			d1 := d[0]*d[0] + 1.5*(d[1]*d[1]+d[2]*d[2])
-			var e [3]float64
-			for c := 0; c < 3; c++ {
-				e[c] = float64(lab.p[i+c]) - mode[c]
-			}
-			d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
-			D[y*w+x] = math.Sqrt(math.Min(d1, d2))
+			d[c] = float64(lab.p[i+c]) - m
 		}
+		d1 := d[0]*d[0] + 1.5*(d[1]*d[1]+d[2]*d[2])
+		var e [3]float64
+		for c := 0; c < 3; c++ {
+			e[c] = float64(lab.p[i+c]) - mode[c]
+		}
+		d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
+		return math.Sqrt(min(d1, d2))
 	}
-	G := make([]float64, w*h)
-	var bgG []float64
+	grad := func(x, y int) float64 { // of L; 0 on the picture's outermost pixels
+		if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
+			return 0
+		}
+		i := y*w + x
+		gx := float64(lab.p[(i+1)*3]) - float64(lab.p[(i-1)*3])
+		gy := float64(lab.p[(i+w)*3]) - float64(lab.p[(i-w)*3])
+		return math.Abs(gx) + math.Abs(gy)
+	}
+	var bgD, bgG []float64
 	for y := 1; y < h-1; y++ {
 		for x := 1; x < w-1; x++ {
-			i := y*w + x
-			gx := float64(lab.p[(i+1)*3]) - float64(lab.p[(i-1)*3])
-			gy := float64(lab.p[(i+w)*3]) - float64(lab.p[(i-w)*3])
-			G[i] = math.Abs(gx) + math.Abs(gy)
 			if border(x, y) && (x+y)%3 == 0 {
-				bgG = append(bgG, G[i])
-				bgD = append(bgD, D[i])
+				bgG = append(bgG, grad(x, y))
+				bgD = append(bgD, dist(x, y))
 			}
 		}
 	}
@@ -237,10 +237,12 @@ func (r *Reader) foreground(lab labImage) grid {
 	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
 	g := newGrid(w, h)
 	n := 0
-	for i := range g.b {
-		g.b[i] = D[i] > tD
-		if g.b[i] {
-			n++
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if dist(x, y) > tD {
+				g.b[y*w+x] = true
+				n++
+			}
 		}
 	}
 	// A second surface (a tray inside a frame, a mat on a table) covering much of the picture:
@@ -256,8 +258,12 @@ func (r *Reader) foreground(lab labImage) grid {
 			}
 		}
 	}
-	for i := range g.b {
-		g.b[i] = g.b[i] || G[i] > tG
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if grad(x, y) > tG {
+				g.b[y*w+x] = true
+			}
+		}
 	}
 	return g
 }
@@ -270,8 +276,16 @@ func fitBackground(lab labImage, border func(x, y int) bool) [3][6]float64 {
 		b [6]float64
 		v [3]float64
 	}
-	var ss []sample
 	step := max(1, (w+h)/300)
+	n := 0
+	for y := 0; y < h; y += step {
+		for x := 0; x < w; x += step {
+			if border(x, y) {
+				n++
+			}
+		}
+	}
+	ss := make([]sample, 0, n)
 	for y := 0; y < h; y += step {
 		for x := 0; x < w; x += step {
 			if !border(x, y) {
@@ -288,27 +302,36 @@ func fitBackground(lab labImage, border func(x, y int) bool) [3][6]float64 {
 	for i := range use {
 		use[i] = true
 	}
+	res := make([]float64, len(ss))
 	for pass := 0; pass < 3; pass++ {
-		for c := 0; c < 3; c++ {
-			var A [6][6]float64
-			var B [6]float64
-			for i, s := range ss {
-				if !use[i] {
-					continue
-				}
-				for p := 0; p < 6; p++ {
-					B[p] += s.b[p] * s.v[c]
-					for q := 0; q < 6; q++ {
-						A[p][q] += s.b[p] * s.b[q]
-					}
-				}
+		// The normal equations share their matrix across the three channels.
+		var A [6][6]float64
+		var B [3][6]float64
+		for i, s := range ss {
+			if !use[i] {
+				continue
 			}
 			for p := 0; p < 6; p++ {
-				A[p][p] += 1e-3 * float64(len(ss)) // ridge: keeps a flat fit when the ring is thin
+				for c := 0; c < 3; c++ {
+					B[c][p] += s.b[p] * s.v[c]
+				}
+				for q := p; q < 6; q++ {
+					A[p][q] += s.b[p] * s.b[q]
+				}
 			}
-			model[c] = solve6(A, B)
 		}
-		res := make([]float64, len(ss))
+		for p := 0; p < 6; p++ {
+			for q := 0; q < p; q++ {
+				A[p][q] = A[q][p] // symmetric
+			}
+			A[p][p] += 1e-3 * float64(len(ss)) // ridge: keeps a flat fit when the ring is thin
+		}
+		for c := 0; c < 3; c++ {
+			model[c] = solve6(A, B[c])
+		}
+		if pass == 2 {
+			break // the last fit: no outliers to drop after it
+		}
 		for i, s := range ss {
 			var d float64
 			for c := 0; c < 3; c++ {
@@ -377,7 +400,7 @@ func kmeans(w int, px []int, k int) [][]int {
 		for i := range xs {
 			d := math.Inf(1)
 			for j := range cx {
-				d = math.Min(d, (xs[i]-cx[j])*(xs[i]-cx[j])+(ys[i]-cy[j])*(ys[i]-cy[j]))
+				d = min(d, (xs[i]-cx[j])*(xs[i]-cx[j])+(ys[i]-cy[j])*(ys[i]-cy[j]))
 			}
 			if d > bd {
 				bi, bd = i, d
@@ -388,6 +411,7 @@ func kmeans(w int, px []int, k int) [][]int {
 	as := make([]int, len(px))
 	for it := 0; it < 12; it++ {
 		sx, sy, n := make([]float64, k), make([]float64, k), make([]float64, k)
+		changed := it == 0
 		for i := range xs {
 			bj, bd := 0, math.Inf(1)
 			for j := range cx {
@@ -395,10 +419,14 @@ func kmeans(w int, px []int, k int) [][]int {
 					bj, bd = j, d
 				}
 			}
+			changed = changed || as[i] != bj
 			as[i] = bj
 			sx[bj] += xs[i]
 			sy[bj] += ys[i]
 			n[bj]++
+		}
+		if !changed {
+			break // converged: the centres would be those of the same clusters again
 		}
 		for j := range cx {
 			if n[j] > 0 {
@@ -464,17 +492,20 @@ func modeColour(lab labImage) [3]float64 { return modeColourOf(lab, nil) }
 // modeColourOf is modeColour over the pixels marked in mask (all when mask is nil).
 func modeColourOf(lab labImage, mask []bool) [3]float64 {
 	const qL, qC = 16, 8
-	counts := make(map[int]int)
+	// Bins numbered in the order of (L, a, b): on a tie the first bin wins.
+	counts := make([]int32, (256/qL)*(256/qC)*(256/qC))
 	n := lab.w * lab.h
-	key := func(i int) int { return int(lab.p[3*i])/qL<<16 | int(lab.p[3*i+1])/qC<<8 | int(lab.p[3*i+2])/qC }
+	key := func(i int) int {
+		return (int(lab.p[3*i])/qL*(256/qC)+int(lab.p[3*i+1])/qC)*(256/qC) + int(lab.p[3*i+2])/qC
+	}
 	for i := 0; i < n; i += 2 {
 		if mask == nil || mask[i] {
 			counts[key(i)]++
 		}
 	}
-	bk, bc := 0, -1
+	bk, bc := 0, int32(0)
 	for k, c := range counts {
-		if c > bc || (c == bc && k < bk) {
+		if c > bc {
 			bk, bc = k, c
 		}
 	}

@@ -28,8 +28,8 @@ func minRect(xs, ys []float64) rotRect {
 		for i := range xs {
 			u := c*xs[i] + s*ys[i]
 			v := -s*xs[i] + c*ys[i]
-			u0, u1 = math.Min(u0, u), math.Max(u1, u)
-			v0, v1 = math.Min(v0, v), math.Max(v1, v)
+			u0, u1 = min(u0, u), max(u1, u)
+			v0, v1 = min(v0, v), max(v1, v)
 		}
 		w, h := u1-u0+1, v1-v0+1
 		if w*h < best.w*best.h {
@@ -55,6 +55,41 @@ func median(v []float64) float64 {
 		lo = math.Max(lo, x)
 	}
 	return (lo + m) / 2
+}
+
+// byteHist counts byte values (a patch's Lab channels). Its median is median's of the same
+// values, found without copying or reordering them: the face's colour is the median of a
+// few hundred pixels, taken for every candidate, turn and size.
+type byteHist struct {
+	n int
+	c [256]int
+}
+
+func (h *byteHist) add(v byte) {
+	h.c[v]++
+	h.n++
+}
+
+// nth returns the k-th smallest value counted (from 0).
+func (h *byteHist) nth(k int) float64 {
+	for v, c := range h.c {
+		if k < c {
+			return float64(v)
+		}
+		k -= c
+	}
+	return 255
+}
+
+func (h *byteHist) median() float64 {
+	if h.n == 0 {
+		return 0
+	}
+	m := h.nth(h.n / 2)
+	if h.n%2 == 1 {
+		return m
+	}
+	return (h.nth(h.n/2-1) + m) / 2
 }
 
 func quantile(v []float64, q float64) float64 {

@@ -33,3 +33,19 @@ func TestMedianQuantile(t *testing.T) {
 		}
 	}
 }
+
+// TestByteHistMedian checks that the histogram's median is median's, for odd and even counts.
+func TestByteHistMedian(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		var h byteHist
+		var v []float64
+		for i := 0; i < n; i++ {
+			b := byte((i*7919 + n*31) % 251)
+			h.add(b)
+			v = append(v, float64(b))
+		}
+		if got, want := h.median(), median(v); got != want {
+			t.Errorf("%d values: byteHist median %v, median %v", n, got, want)
+		}
+	}
+}

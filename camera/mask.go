@@ -103,24 +103,32 @@ func (g grid) components(minSize int) [][]int { return g.label(minSize, true) }
 // label flood-fills the true pixels into components of at least minSize
 // pixels, 8-connected when diag is set, else 4-connected.
 func (g grid) label(minSize int, diag bool) [][]int {
-	seen := make([]bool, len(g.b))
+	left := append([]bool(nil), g.b...) // true pixels not yet in a component
 	var comps [][]int
-	var all []int // every component's pixels, one after another: one growing buffer
+	n := 0
+	for _, v := range g.b {
+		if v {
+			n++
+		}
+	}
+	// Every component's pixels, one after another, in one buffer sized for all true pixels:
+	// growing it by appending cost a fifth of the reader's allocations.
+	all := make([]int, 0, n)
 	stack := make([]int, 0, 1024)
 	push := func(x, y int) {
 		if x < 0 || y < 0 || x >= g.w || y >= g.h {
 			return
 		}
-		if j := y*g.w + x; g.b[j] && !seen[j] {
-			seen[j] = true
+		if j := y*g.w + x; left[j] {
+			left[j] = false
 			stack = append(stack, j)
 		}
 	}
-	for s := range g.b {
-		if !g.b[s] || seen[s] {
+	for s := range left {
+		if !left[s] {
 			continue
 		}
-		seen[s] = true
+		left[s] = false
 		stack = append(stack[:0], s)
 		start := len(all)
 		for len(stack) > 0 {

@@ -70,10 +70,12 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	k := S / c.side
-	lab, ok := warpFace(img, c.r, k, P)
+	src, ok := newSurround(img, c.r.cx, c.r.cy, k, P)
 	if !ok {
 		return face{why: "die too close to the picture's edge"}
 	}
+	defer src.Close()
+	lab := src.warp(c.r)
 	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
 	// die's own edges usually give it well (edgeTurn discounts the pips' round outlines), but
 	// on a dark die on dark felt the estimate can still be up to 45° off. When the blob's axes differ
@@ -82,7 +84,7 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 	// is ambiguous. Edges barely squarer than the tray's texture (a pale die on wood grain)
 	// give no turn at all: the blob's rectangle is used, and the pips' turn is not checked.
 	d, square, dg := edgeTurn(lab, P, S)
-	f := r.readFaceTurned(img, c, lab, k, d, square)
+	f := r.readFaceTurned(img, src, c, lab, k, d, square)
 	if f.value == 0 && !f.amb && !f.notDie && !small {
 		// The blob may hold a shadow or a halo round a dark die, so the face fills only part
 		// of the patch: its pips are then tiny, and the pip threshold is set by the tray.
@@ -119,7 +121,7 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 	// value, or ambiguity, there (a side face's pip taken for a 1's partner) makes the face
 	// ambiguous; a failure for the pips' turn alone does not.
 	if f.value >= 1 && f.value <= 3 && square >= minSquare && turnDiff(d, dg) > 2*math.Pi/180 {
-		g := r.readFaceTurned(img, c, lab, k, dg, square)
+		g := r.readFaceTurned(img, src, c, lab, k, dg, square)
 		if g.value != f.value && (g.value != 0 || g.amb || g.bigger && f.value <= 2) {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %s depending on how the die's turn is measured", f.value, g.valueOr()), amb: true, square: square}
 		}
@@ -152,43 +154,38 @@ func turnDiff(a, b float64) float64 {
 }
 
 // readFaceTurned reads the face with the die's edges turned by d from the blob's axes
-// (lab is the patch in the blob's axes).
-func (r *Reader) readFaceTurned(img gocv.Mat, c cand, lab []byte, k, d, square float64) face {
-	S := float64(r.o.FaceSide)
-	P := int(2 * S)
+// (lab is the patch in the blob's axes, resampled from src).
+func (r *Reader) readFaceTurned(img gocv.Mat, src *surround, c cand, lab []byte, k, d, square float64) face {
 	if math.Abs(d) <= 2*math.Pi/180 || square < minSquare {
 		return r.readFaceAt(img, c, lab, k, square)
 	}
 	alt := c
 	c.r.ang += d
-	if lab2, ok := warpFace(img, c.r, k, P); ok {
-		f := r.readFaceAt(img, c, lab2, k, square)
-		if f.value > 3 || f.value == 0 && f.turned == 0 || math.Abs(d) < 15*math.Pi/180 {
-			return f
-		}
-		g := r.readFaceAt(img, alt, lab, k, square)
-		switch {
-		case g.bigger && f.value <= 2:
-			// The other turn sees more pips like the 1 or 2's own than such a face holds.
-			return face{why: fmt.Sprintf("ambiguous: reads %d or a face of more pips depending on the die's turn", f.value), amb: true, square: square}
-		case g.value == 0:
-			return f
-		case f.value == 0:
-			// The blob's turn is trusted over the edges' only when the same number of
-			// pips fit there, spaced as on a 2 or 3, not as two neighbouring pips of a 4
-			// or 6 seen diagonally.
-			if f.turned == g.value && g.spacing > 0.22 {
-				return g
-			}
-			return f
-		case f.value != g.value:
-			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), amb: true, square: square}
-		case !samePlace(f, g):
-			return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on the die's turn", f.value), amb: true, square: square}
-		}
+	f := r.readFaceAt(img, c, src.warp(c.r), k, square)
+	if f.value > 3 || f.value == 0 && f.turned == 0 || math.Abs(d) < 15*math.Pi/180 {
 		return f
 	}
-	return face{why: "die too close to the picture's edge"}
+	g := r.readFaceAt(img, alt, lab, k, square)
+	switch {
+	case g.bigger && f.value <= 2:
+		// The other turn sees more pips like the 1 or 2's own than such a face holds.
+		return face{why: fmt.Sprintf("ambiguous: reads %d or a face of more pips depending on the die's turn", f.value), amb: true, square: square}
+	case g.value == 0:
+		return f
+	case f.value == 0:
+		// The blob's turn is trusted over the edges' only when the same number of
+		// pips fit there, spaced as on a 2 or 3, not as two neighbouring pips of a 4
+		// or 6 seen diagonally.
+		if f.turned == g.value && g.spacing > 0.22 {
+			return g
+		}
+		return f
+	case f.value != g.value:
+		return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), amb: true, square: square}
+	case !samePlace(f, g):
+		return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on the die's turn", f.value), amb: true, square: square}
+	}
+	return f
 }
 
 // readFaceAt reads a face from its Lab patch, resampled in the die's axes c.r.ang at scale k.
@@ -210,18 +207,24 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	// A second map of hue alone finds coloured pips on a face of the same lightness (red on
 	// black, pink on red); it is tried only when the first map reads nothing, since on plain
 	// dice it only adds noise.
+	inFace := func(x, y int) bool { // inside the face: no tray
+		return math.Abs(float64(x)-half) < 0.38*S && math.Abs(float64(y)-half) < 0.38*S
+	}
+	n := 0 // pixels inside the face along each axis
+	for x := 0; x < P; x++ {
+		if inFace(x, P/2) {
+			n++
+		}
+	}
 	C := make([]float64, P*P)
-	Ch := make([]float64, P*P)
-	var inner, innerH []float64
+	inner := make([]float64, 0, n*n)
 	for y := 0; y < P; y++ {
 		for x := 0; x < P; x++ {
 			i := y*P + x
 			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
 			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
-			Ch[i] = 2 * math.Sqrt(da*da+db*db)
-			if math.Abs(float64(x)-half) < 0.38*S && math.Abs(float64(y)-half) < 0.38*S { // inside the face: no tray
+			if inFace(x, y) {
 				inner = append(inner, C[i])
-				innerH = append(innerH, Ch[i])
 			}
 		}
 	}
@@ -234,8 +237,23 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	for _, f := range []float64{1, 0.65, 1.4} {
 		tries = append(tries, attempt{C, math.Max(t0*f, r.o.MinContrast)})
 	}
-	tH := math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)
-	tries = append(tries, attempt{Ch, tH})
+	// The hue map and its threshold, made only when it is tried.
+	hue := func() attempt {
+		Ch := make([]float64, P*P)
+		innerH := make([]float64, 0, n*n)
+		for y := 0; y < P; y++ {
+			for x := 0; x < P; x++ {
+				i := y*P + x
+				da, db := float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
+				Ch[i] = 2 * math.Sqrt(da*da+db*db)
+				if inFace(x, y) {
+					innerH = append(innerH, Ch[i])
+				}
+			}
+		}
+		return attempt{Ch, math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)}
+	}
+	tries = append(tries, attempt{}) // the hue map's place
 	var (
 		pips []pip
 		ft   fit
@@ -264,8 +282,11 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	bigger := false  // some threshold saw a 2 with pips like its own left out (see bestFit)
 	var Cu []float64 // the map of the attempt used
 	for ai, a := range tries {
-		if ai == 3 && found {
-			break // the hue map is a fallback for faces the contrast map cannot read
+		if ai == 3 {
+			if found {
+				break // the hue map is a fallback for faces the contrast map cannot read
+			}
+			a = hue()
 		}
 		tf := a.t
 		ps := findPips(a.C, P, S, tf)
@@ -389,28 +410,60 @@ func innerFit(f, g fit) bool {
 // warpFace returns the Lab bytes of a P×P patch centred on the candidate, rotated to its axes
 // and scaled by k.
 func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
+	src, ok := newSurround(img, rr.cx, rr.cy, k, P)
+	if !ok {
+		return nil, false
+	}
+	defer src.Close()
+	return src.warp(rr), true
+}
+
+// surround is the part of the picture around a point from which P×P patches centred there
+// are resampled at scale k. When k is small it is shrunk first with area averaging
+// (warpAffine alone would alias); a face read at several turns shares that one shrinking.
+type surround struct {
+	roi, small gocv.Mat
+	shrunk     bool
+	box        image.Rectangle
+	k, pre     float64 // the patches' scale, and the shrinking's
+	P          int
+}
+
+func newSurround(img gocv.Mat, cx, cy, k float64, P int) (*surround, bool) {
 	reach := float64(P) / k * 0.75
-	box := image.Rect(int(rr.cx-reach), int(rr.cy-reach), int(rr.cx+reach)+1, int(rr.cy+reach)+1).
+	box := image.Rect(int(cx-reach), int(cy-reach), int(cx+reach)+1, int(cy+reach)+1).
 		Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
 	if box.Dx() < 4 || box.Dy() < 4 {
 		return nil, false
 	}
-	roi := img.Region(box)
-	defer roi.Close()
-	src := roi
-	pre := 1.0
-	if k < 0.7 { // shrink with area averaging first: warpAffine alone would alias
-		pre = k / 0.8
-		small := gocv.NewMat()
-		defer small.Close()
-		gocv.Resize(roi, &small, image.Pt(max(1, int(float64(box.Dx())*pre)), max(1, int(float64(box.Dy())*pre))), 0, 0, gocv.InterpolationArea)
-		pre = float64(small.Cols()) / float64(box.Dx())
-		src = small
+	s := &surround{roi: img.Region(box), box: box, k: k, pre: 1, P: P}
+	if k < 0.7 {
+		pre := k / 0.8
+		s.small, s.shrunk = gocv.NewMat(), true
+		gocv.Resize(s.roi, &s.small, image.Pt(max(1, int(float64(box.Dx())*pre)), max(1, int(float64(box.Dy())*pre))), 0, 0, gocv.InterpolationArea)
+		s.pre = float64(s.small.Cols()) / float64(box.Dx())
 	}
-	cx, cy := (rr.cx-float64(box.Min.X))*pre, (rr.cy-float64(box.Min.Y))*pre
-	kk := k / pre
+	return s, true
+}
+
+func (s *surround) Close() {
+	s.roi.Close()
+	if s.shrunk {
+		s.small.Close()
+	}
+}
+
+// warp returns the Lab bytes of the patch in the axes of rr, which is centred where the
+// surround was made.
+func (s *surround) warp(rr rotRect) []byte {
+	src := s.roi
+	if s.shrunk {
+		src = s.small
+	}
+	cx, cy := (rr.cx-float64(s.box.Min.X))*s.pre, (rr.cy-float64(s.box.Min.Y))*s.pre
+	kk := s.k / s.pre
 	ca, sa := math.Cos(rr.ang), math.Sin(rr.ang)
-	h := float64(P) / 2
+	h := float64(s.P) / 2
 	m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
 	defer m.Close()
 	m.SetDoubleAt(0, 0, kk*ca)
@@ -421,21 +474,26 @@ func warpFace(img gocv.Mat, rr rotRect, k float64, P int) ([]byte, bool) {
 	m.SetDoubleAt(1, 2, h-kk*(-sa*cx+ca*cy))
 	out := gocv.NewMat()
 	defer out.Close()
-	gocv.WarpAffineWithParams(src, &out, m, image.Pt(P, P), gocv.InterpolationLinear, gocv.BorderReplicate, black())
-	lab := toLab(out)
-	return lab.p, true
+	gocv.WarpAffineWithParams(src, &out, m, image.Pt(s.P, s.P), gocv.InterpolationLinear, gocv.BorderReplicate, black())
+	return toLab(out).p
 }
 
 // findPips returns compact blobs above the contrast threshold inside the die's neighbourhood.
 func findPips(C []float64, P int, S, t float64) []pip {
 	half := float64(P) / 2
 	lim := 0.72 * S
-	g := newGrid(P, P)
-	for y := 0; y < P; y++ {
-		for x := 0; x < P; x++ {
-			if math.Abs(float64(x)-half) < lim && math.Abs(float64(y)-half) < lim {
-				g.b[y*P+x] = C[y*P+x] > t
-			}
+	// The pixels within lim of the centre both ways: a square window from (lo, lo), n wide.
+	lo, n := 0, 0
+	for math.Abs(float64(lo)-half) >= lim {
+		lo++
+	}
+	for lo+n < P && math.Abs(float64(lo+n)-half) < lim {
+		n++
+	}
+	g := newGrid(n, n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			g.b[y*n+x] = C[(y+lo)*P+x+lo] > t
 		}
 	}
 	type pair struct {
@@ -448,6 +506,9 @@ func findPips(C []float64, P int, S, t float64) []pip {
 		areas []float64
 	)
 	for _, px := range g.components(2) {
+		for j, i := range px { // window pixels to patch pixels
+			px[j] = (i/n+lo)*P + i%n + lo
+		}
 		x0, y0, x1, y1 := P, P, 0, 0
 		for _, i := range px {
 			x, y := i%P, i/P
@@ -967,19 +1028,21 @@ func faceExtent(lab []byte, P int, S float64) (cx, cy, side float64, ok bool) {
 func noFace(lab []byte, P int, S, t float64) string {
 	half := float64(P) / 2
 	fL, fA, fB := faceColour(lab, P, S, 0.3)
-	var Ls, As, Bs []float64
+	var Ls, As, Bs byteHist
 	g := newGrid(P, P)
 	for y := 0; y < P; y++ {
 		for x := 0; x < P; x++ {
 			i := y*P + x
 			L, A, B := float64(lab[3*i]), float64(lab[3*i+1]), float64(lab[3*i+2])
 			if d := math.Max(math.Abs(float64(x)-half), math.Abs(float64(y)-half)); d >= 0.8*S && d < 0.98*S {
-				Ls, As, Bs = append(Ls, L), append(As, A), append(Bs, B)
+				Ls.add(lab[3*i])
+				As.add(lab[3*i+1])
+				Bs.add(lab[3*i+2])
 			}
 			g.b[i] = math.Sqrt((L-fL)*(L-fL)+2*((A-fA)*(A-fA)+(B-fB)*(B-fB))) <= t
 		}
 	}
-	dl, da, db := fL-median(Ls), fA-median(As), fB-median(Bs)
+	dl, da, db := fL-Ls.median(), fA-As.median(), fB-Bs.median()
 	if math.Sqrt(dl*dl+2*(da*da+db*db)) < t {
 		return "no face: its colour is that of its surroundings"
 	}
@@ -1019,18 +1082,18 @@ func btoi(b bool) int {
 // each way: the face's own colour, pips being a minority there.
 func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
 	half := float64(P) / 2
-	var Ls, As, Bs []float64
+	var Ls, As, Bs byteHist
 	for y := 0; y < P; y++ {
 		for x := 0; x < P; x++ {
 			if math.Abs(float64(x)-half) < r*S && math.Abs(float64(y)-half) < r*S {
 				i := (y*P + x) * 3
-				Ls = append(Ls, float64(lab[i]))
-				As = append(As, float64(lab[i+1]))
-				Bs = append(Bs, float64(lab[i+2]))
+				Ls.add(lab[i])
+				As.add(lab[i+1])
+				Bs.add(lab[i+2])
 			}
 		}
 	}
-	return median(Ls), median(As), median(Bs)
+	return Ls.median(), As.median(), Bs.median()
 }
 
 // maxOnePip is the largest diameter, in die sides, of a 1's pip. However big a 1's pip, the
