@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"image"
 	"math"
+	"slices"
+	"sort"
 
 	"gocv.io/x/gocv"
 )
@@ -142,33 +144,41 @@ func spotClusters(sp []darkSpot) [][]darkSpot {
 	return out
 }
 
-// proposal is a die proposed from its pips: the candidate and the pips' mean diameter.
+// proposal is a die proposed from its pips: the candidate, the pips' mean diameter and the
+// spots it was proposed from.
 type proposal struct {
-	c  cand
-	dm float64
+	c     cand
+	dm    float64
+	spots []darkSpot
 }
 
 // proposeFromPips returns die candidates for clusters of two to six dark spots that fit a
 // canonical layout, sized from their spacing (a face is about 3.6 pip spacings wide), away
-// from the dice already found (found: their boxes, image pixels).
+// from the dice already found (found: their boxes, image pixels). A cluster that fits no
+// layout as a whole gives the faces found inside it (see spotFaces), which may share spots.
 func (r *Reader) proposeFromPips(img gocv.Mat, found []image.Rectangle) []proposal {
 	// No smaller than the smallest blob findDice keeps (1.2% of the picture): a speck of a
 	// few pixels (a key's symbol on a keyboard) cannot show a face's pips apart.
 	minSide := 0.012 * float64(max(img.Cols(), img.Rows()))
 	var out []proposal
+	var faces [][]darkSpot
 	for _, cl := range spotClusters(darkSpots(img)) {
-		if len(cl) < 2 || len(cl) > 6 {
+		if len(cl) >= 2 && len(cl) <= 6 {
+			if _, ok := r.fitSpots(cl); ok {
+				faces = append(faces, cl)
+				continue
+			}
+		}
+		faces = append(faces, spotFaces(cl, r.o.MaxLayoutError)...)
+	}
+	for _, cl := range faces {
+		ft, ok := r.fitSpots(cl)
+		if !ok {
 			continue
 		}
-		pts := make([][2]float64, len(cl))
 		var dm float64
-		for i, s := range cl {
-			pts[i] = [2]float64{s.x, s.y}
+		for _, s := range cl {
 			dm += s.d / float64(len(cl))
-		}
-		ft, ok := fitLayout(pts, 6*dm)
-		if !ok || ft.err > r.o.MaxLayoutError {
-			continue
 		}
 		side := 3.6 * ft.f.a
 		if side < 2*dm || side > 9*dm || side < minSide {
@@ -184,10 +194,146 @@ func (r *Reader) proposeFromPips(img gocv.Mat, found []image.Rectangle) []propos
 			}
 		}
 		if !near {
-			out = append(out, proposal{c, dm})
+			out = append(out, proposal{c, dm, cl})
 		}
 	}
 	return out
+}
+
+// fitSpots fits a canonical layout to spots, within the largest layout error.
+func (r *Reader) fitSpots(cl []darkSpot) (fit, bool) {
+	pts := make([][2]float64, len(cl))
+	var dm float64
+	for i, s := range cl {
+		pts[i] = [2]float64{s.x, s.y}
+		dm += s.d / float64(len(cl))
+	}
+	ft, ok := fitLayout(pts, 6*dm)
+	return ft, ok && ft.err <= r.o.MaxLayoutError
+}
+
+// spotSizes is the largest ratio of the diameters of one face's pips (printed alike and
+// foreshortened alike); a side face's pips are foreshortened more, so smaller.
+const spotSizes = 1.25
+
+// spotFaces finds the faces inside a cluster of spots that fits no layout as a whole: in an
+// oblique view a top face's pips cluster with its side faces' pips, and neighbouring dice
+// with each other. Every face of two to six pips holds two diagonally opposite corner pips,
+// so each pair of spots of about one size is taken for such a pair; the face it defines,
+// 3.6 pip spacings wide, must hold spots at exactly the places of one layout, fitted within
+// maxErr, no other spot, and no spot of its pips' size just beyond it. A face whose spots
+// are all spots of a bigger face is part of it (a 6's column is no 3). Faces may share
+// spots; they are returned largest pips first.
+func spotFaces(cl []darkSpot, maxErr float64) [][]darkSpot {
+	type hyp struct {
+		idx []int // ascending
+		dm  float64
+	}
+	var hs []hyp
+	places := [][2]float64{{-1, -1}, {1, 1}, {1, -1}, {-1, 1}, {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}}
+	sized := func(a, b darkSpot) bool { return math.Max(a.d, b.d) <= spotSizes*math.Min(a.d, b.d) }
+	occ := make([]int, len(places))
+	for i := range cl {
+		for j := i + 1; j < len(cl); j++ {
+			a, b := cl[i], cl[j]
+			dx, dy := b.x-a.x, b.y-a.y
+			sp := math.Hypot(dx, dy) / (2 * math.Sqrt2) // the pip spacing
+			if !sized(a, b) || sp < 0.75*(a.d+b.d)/2 {
+				continue // pips closer than their own size are no face's
+			}
+			f := frame{cx: (a.x + b.x) / 2, cy: (a.y + b.y) / 2, ang: math.Atan2(dy, dx) - math.Pi/4, a: sp}
+			for k := range occ {
+				occ[k] = -1
+			}
+			ok := true
+			for k, s := range cl {
+				u, v := f.local(s.x, s.y)
+				if m := math.Max(math.Abs(u), math.Abs(v)); m > 1.8 {
+					// Off the face, but no neighbour's pip lies this near: its face ends
+					// outside this one, and its pips lie 0.8 spacings inside it. A spot of
+					// the pips' size here is a pip of a bigger face (two pips of a 6's
+					// rows fit a diagonal 2 with the 6's next pips just off its face).
+					ok = ok && (m > 1.8+0.8/math.Sqrt2 || !sized(s, a))
+					continue
+				}
+				// The nearest place: in an oblique view the diagonal pair fixes the frame
+				// only roughly; the layout's fit below decides.
+				at, bd := 0, math.Inf(1)
+				for p, q := range places {
+					if d := math.Hypot(u-q[0], v-q[1]); d < bd {
+						at, bd = p, d
+					}
+				}
+				if bd > 0.6 || occ[at] >= 0 || !sized(s, a) {
+					ok = false // a spot on the face off the layout's places, or of another size
+					break
+				}
+				occ[at] = k
+			}
+			if !ok {
+				continue
+			}
+			var h hyp
+			var at, pts [][2]float64
+			for p, k := range occ {
+				if k >= 0 {
+					h.idx = append(h.idx, k)
+					at = append(at, places[p])
+					pts = append(pts, [2]float64{cl[k].x, cl[k].y})
+					h.dm += cl[k].d
+				}
+			}
+			h.dm /= float64(len(h.idx))
+			if !isLayout(at) {
+				continue
+			}
+			if ft, ok := fitLayout(pts, 6*h.dm); !ok || ft.err > maxErr {
+				continue
+			}
+			sort.Ints(h.idx)
+			hs = append(hs, h)
+		}
+	}
+	// within says whether every spot of a is one of b's.
+	within := func(a, b []int) bool {
+		for _, x := range a {
+			if !slices.Contains(b, x) {
+				return false
+			}
+		}
+		return true
+	}
+	var out [][]darkSpot
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].dm > hs[j].dm })
+	for i, h := range hs {
+		keep := true
+		for j, o := range hs {
+			// Part of a bigger face, or found before from its other diagonal.
+			keep = keep && !(within(h.idx, o.idx) && (len(h.idx) < len(o.idx) || j < i))
+		}
+		if keep {
+			f := make([]darkSpot, len(h.idx))
+			for n, k := range h.idx {
+				f[n] = cl[k]
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isLayout says whether places (on the grid of a face) are exactly those of a layout.
+func isLayout(at [][2]float64) bool {
+	for _, l := range layouts(len(at)) {
+		same := true
+		for _, p := range l {
+			same = same && slices.Contains(at, p)
+		}
+		if same {
+			return true
+		}
+	}
+	return false
 }
 
 // pipDice reads the dice proposed from pips where no die was found. Only faces read surely,
@@ -195,9 +341,18 @@ func (r *Reader) proposeFromPips(img gocv.Mat, found []image.Rectangle) []propos
 func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 	var found []image.Rectangle
 	for _, d := range dice {
-		found = append(found, d.Box.Sub(off))
+		// A candidate found to be no die (its colour that of its surroundings, or running
+		// on beyond a face) hides no die from the pips: on pale wood that is how an ivory
+		// die with its side faces is segmented.
+		if d.Value > 0 || !d.clutter {
+			found = append(found, d.Box.Sub(off))
+		}
 	}
-	var out []Die
+	type read struct {
+		pr proposal
+		d  Die
+	}
+	var reads []read
 	for _, pr := range r.proposeFromPips(img, found) {
 		c := pr.c
 		// A region, not only pips: the face must be paler than the ring around it (a
@@ -211,10 +366,26 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 			continue
 		}
 		f := r.readFace(img, c)
-		if f.value < 2 || f.amb || f.conf < 2*r.o.MinConfidence || pipInside(f, c) {
+		if f.value != len(pr.spots) || f.amb || f.conf < 2*r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
 			continue
 		}
-		d := f.die(c, off)
+		reads = append(reads, read{pr, f.die(c, off)})
+	}
+	var out []Die
+	for i, rd := range reads {
+		// Two faces read from a shared spot leave it open which face the spot is on (a 1's
+		// pip with a side face's pip, or that side face's two pips, in a view near 45°),
+		// unless the other takes fewer spots (fewer pips fit anywhere) or clearly smaller
+		// ones (the top face is the least foreshortened, so its pips are the biggest).
+		open := false
+		for j, o := range reads {
+			open = open || j != i && shareSpot(rd.pr.spots, o.pr.spots) &&
+				len(o.pr.spots) >= len(rd.pr.spots) && rd.pr.dm <= spotSizes*o.pr.dm
+		}
+		if open {
+			continue
+		}
+		d := rd.d
 		ctr := image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2).Sub(off)
 		taken := false
 		for _, b := range found {
@@ -227,6 +398,56 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		found = append(found, d.Box.Sub(off))
 	}
 	return out
+}
+
+// shapedAlike says whether the spots are foreshortened alike, as one face's pips are (see
+// pipShape): none clearly flatter than another (see sideOf), and those flattened at all
+// flattened the same way, along the line of sight. A top face's pip and a side face's, or
+// two side faces' pips, are flattened across different creases (dice_27: 65° apart, where
+// one face's pips differ by 12° at most on the shared photos).
+func (r *Reader) shapedAlike(img gocv.Mat, c cand, spots []darkSpot) bool {
+	S := float64(r.o.FaceSide)
+	P := int(2 * S)
+	k := S / c.side
+	lab, ok := warpFace(img, c.r, k, P)
+	if !ok {
+		return false
+	}
+	fL, fA, fB := faceColour(lab, P, S, 0.3)
+	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+	pips := make([]pip, 0, len(spots))
+	idx := make([]int, 0, len(spots))
+	for _, s := range spots {
+		dx, dy := s.x-c.r.cx, s.y-c.r.cy
+		p := pip{x: k * (ca*dx + sa*dy), y: k * (-sa*dx + ca*dy), d: k * s.d}
+		p.q, p.o, _ = pipShape(img, c, k, p, fL, fA, fB)
+		idx = append(idx, len(pips))
+		pips = append(pips, p)
+	}
+	if !alike(pips, idx) {
+		return false
+	}
+	for i, p := range pips {
+		for _, o := range pips[i+1:] {
+			if p.q == 0 || o.q == 0 || p.q > sideRatio || o.q > sideRatio {
+				continue // round: its direction says nothing
+			}
+			if d := math.Mod(math.Abs(p.o-o.o), math.Pi); math.Min(d, math.Pi-d) > math.Pi/6 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// shareSpot says whether two sets of spots have one in common.
+func shareSpot(a, b []darkSpot) bool {
+	for _, s := range a {
+		if slices.Contains(b, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // pipInside says whether the face reader saw a pip it left out inside the proposed face: a

@@ -37,7 +37,10 @@ func TestReadPipDice(t *testing.T) {
 // one. dice_34: a key's lit symbol on a keyboard, 5 pixels wide, fits a 2 on a pale square
 // with a dark outline: it is smaller than any die the finder keeps. IMG_20191208_111304:
 // two pips of an unfound 5 fit a small 2, outline and all (the 5's other pips and its side
-// face), but the face reader sees another pip inside that small face.
+// face), but the face reader sees another pip inside that small face. dice_27: a 1 seen near
+// 45°, whose pip and a side face's pip fit a 2 as well as that side face's two pips do: the
+// spot they share leaves it open which face it is on. four_16: three spots in a row on a
+// woven cloth propose a 3 where the face reader sees only a 2 of them.
 func TestPipDiceRejects(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct {
@@ -47,6 +50,8 @@ func TestPipDiceRejects(t *testing.T) {
 	}{
 		{"matteop65/dice_34.jpg", image.Rect(470, 15, 500, 45), 0},
 		{"nell-byler/IMG_20191208_111304.jpg", image.Rect(83, 310, 125, 352), 5},
+		{"matteop65/dice_27.jpg", image.Rect(170, 160, 240, 245), 1},
+		{"matteop65/four_16.jpg", image.Rect(20, 60, 90, 140), 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)

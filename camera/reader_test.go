@@ -110,6 +110,10 @@ func TestReadHardFaces(t *testing.T) {
 			"the desk beside a die's side face is no die: its colour runs on beyond where a face would end"},
 		{"matteop65/six_7.jpg", "[6]",
 			"a laptop's corner cut by the picture's edge, longer than a die, is no die"},
+		{"matteop65/six_17.jpg", "[6 6]",
+			"6s never segmented, whose pips cluster with their side faces' and each other's: the faces inside the cluster"},
+		{"matteop65/four_22.jpg", "[4 4 4]",
+			"a 4 in a cluster with a side face's pip, foreshortened: the whole 4, not a 2 of two of its pips"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)
