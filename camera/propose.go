@@ -17,26 +17,26 @@ type darkSpot struct {
 
 // darkSpots finds pip-like blobs in the whole picture: compact, round spots darker than
 // their surroundings (a black-hat of the lightness). Ivory dice on pale wood are often not
-// segmented at all, but their pips still stand out.
-func darkSpots(img gocv.Mat) []darkSpot {
+// segmented at all, but their pips still stand out. gray receives the picture's lightness,
+// scaled to 640 pixels at most, which the returned grayImg views (no copy): it lives as long
+// as gray.
+func darkSpots(img gocv.Mat, gray *gocv.Mat) ([]darkSpot, grayImg) {
 	scale := math.Min(1, 640/float64(max(img.Cols(), img.Rows())))
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	gocv.CvtColor(img, gray, gocv.ColorBGRToGray)
 	if scale < 1 {
-		gocv.Resize(gray, &gray, image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+		gocv.Resize(*gray, gray, image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale))), 0, 0, gocv.InterpolationArea)
 	}
 	k := int(0.03*float64(max(gray.Cols(), gray.Rows())))/2*2 + 1
 	kern := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
 	defer kern.Close()
 	bh := gocv.NewMat()
 	defer bh.Close()
-	gocv.MorphologyEx(gray, &bh, gocv.MorphBlackhat, kern)
+	gocv.MorphologyEx(*gray, &bh, gocv.MorphBlackhat, kern)
 	// The tray's own texture sets the threshold; a pip on an ivory die is far darker. The
 	// texture's 0.9 quantile from every 7th pixel, by a histogram of the bytes.
 	v, err := bh.DataPtrUint8()
 	if err != nil {
-		return nil
+		return nil, grayImg{}
 	}
 	var hist [256]int
 	n := 0
@@ -49,14 +49,14 @@ func darkSpots(img gocv.Mat) []darkSpot {
 		q++
 	}
 	if 6*q >= 255 {
-		return nil // texture as strong as any pip: nothing stands out
+		return nil, grayImg{} // texture as strong as any pip: nothing stands out
 	}
 	bin := gocv.NewMat()
 	defer bin.Close()
 	gocv.Threshold(bh, &bin, float32(max(30, 6*q)), 255, gocv.ThresholdBinary)
 	m, err := bin.DataPtrUint8()
 	if err != nil {
-		return nil
+		return nil, grayImg{}
 	}
 	// Pips are few and small: flood only from the pixels above the threshold (skipped to,
 	// eight at a time), clearing each pixel as it is reached (bin is ours).
@@ -98,7 +98,11 @@ func darkSpots(img gocv.Mat) []darkSpot {
 		}
 		out = append(out, darkSpot{x: (sx/area+0.5)/scale - 0.5, y: (sy/area+0.5)/scale - 0.5, d: 2 * math.Sqrt(area/math.Pi) / scale})
 	}
-	return out
+	p, err := gray.DataPtrUint8()
+	if err != nil {
+		return out, grayImg{}
+	}
+	return out, grayImg{w: gray.Cols(), h: gray.Rows(), p: p, scale: scale}
 }
 
 // spotClusters groups spots of similar size lying within a few pip diameters of each other:
@@ -156,13 +160,13 @@ type proposal struct {
 // canonical layout, sized from their spacing (a face is about 3.6 pip spacings wide), away
 // from the dice already found (found: their boxes, image pixels). A cluster that fits no
 // layout as a whole gives the faces found inside it (see spotFaces), which may share spots.
-func (r *Reader) proposeFromPips(img gocv.Mat, found []image.Rectangle) []proposal {
+func (r *Reader) proposeFromPips(img gocv.Mat, spots []darkSpot, found []image.Rectangle) []proposal {
 	// No smaller than the smallest blob findDice keeps (1.2% of the picture): a speck of a
 	// few pixels (a key's symbol on a keyboard) cannot show a face's pips apart.
 	minSide := 0.012 * float64(max(img.Cols(), img.Rows()))
 	var out []proposal
 	var faces [][]darkSpot
-	for _, cl := range spotClusters(darkSpots(img)) {
+	for _, cl := range spotClusters(spots) {
 		if len(cl) >= 2 && len(cl) <= 6 {
 			if _, ok := r.fitSpots(cl); ok {
 				faces = append(faces, cl)
@@ -336,8 +340,9 @@ func isLayout(at [][2]float64) bool {
 	return false
 }
 
-// pipDice reads the dice proposed from pips where no die was found. Only faces read surely,
-// with as many pips as proposed them, are kept: an unread proposal is no die.
+// pipDice adds to dice those proposed from pips where no die was found, and the 1s proposed
+// from a lone pip (see oneDice), and returns the new list. Only faces read surely, with as
+// many pips as proposed them, are kept: an unread proposal is no die.
 func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 	var found []image.Rectangle
 	for _, d := range dice {
@@ -348,12 +353,15 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 			found = append(found, d.Box.Sub(off))
 		}
 	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	spots, g := darkSpots(img, &gray)
 	type read struct {
 		pr proposal
 		d  Die
 	}
 	var reads []read
-	for _, pr := range r.proposeFromPips(img, found) {
+	for _, pr := range r.proposeFromPips(img, spots, found) {
 		c := pr.c
 		// A region, not only pips: the face must be paler than the ring around it (a
 		// pale label on a dark laptop, grey specks on a pale tray are no face), and it must
@@ -397,7 +405,7 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		out = append(out, d)
 		found = append(found, d.Box.Sub(off))
 	}
-	return out
+	return r.oneDice(img, off, spots, g, append(dice, out...))
 }
 
 // shapedAlike says whether the spots are foreshortened alike, as one face's pips are (see

@@ -3,6 +3,7 @@ package camera
 import (
 	"fmt"
 	"image"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -73,7 +74,10 @@ func TestFaceOutline(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	two := testPhoto(t, "matteop65/two_17.jpg")
 	defer two.Close()
-	props := r.proposeFromPips(two, nil)
+	gray := gocv.NewMat()
+	defer gray.Close()
+	spots, _ := darkSpots(two, &gray)
+	props := r.proposeFromPips(two, spots, nil)
 	if len(props) != 2 {
 		t.Fatalf("two_17: %d dice proposed from pips, want 2", len(props))
 	}
@@ -87,5 +91,38 @@ func TestFaceOutline(t *testing.T) {
 	keys := cand{r: rotRect{cx: 489, cy: 44, w: 27, h: 27, ang: 0.635}, side: 27}
 	if _, _, ends := faceRegion(lap, keys, 0.1, r.o.MinContrast); ends >= 3 {
 		t.Errorf("three_6: the laptop's keys end on %d sides, want fewer than 3", ends)
+	}
+}
+
+// TestOneOutline: a 1 is proposed from a lone pip only when it sits at the centre of a blank
+// square face that ends in an outline. In dice_15 the two 1s' pips do (their faces about
+// 5.5 pips wide); the laptop keys' symbols at the picture's right edge, dark spots too, do not.
+func TestOneOutline(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	img := testPhoto(t, "matteop65/dice_15.jpg")
+	defer img.Close()
+	gray := gocv.NewMat()
+	defer gray.Close()
+	spots, g := darkSpots(img, &gray)
+	ones := []image.Point{{229, 312}, {374, 315}} // the 1s' pips
+	found := 0
+	for _, s := range spots {
+		x, y, d := (s.x+0.5)*g.scale-0.5, (s.y+0.5)*g.scale-0.5, s.d*g.scale
+		_, w, ok := probeOne(g, x, y, d, oneReach*d, r.o.MinContrast, oneOff)
+		pip := false
+		for _, p := range ones {
+			pip = pip || math.Hypot(s.x-float64(p.X), s.y-float64(p.Y)) < 3
+		}
+		switch side := (w[0] + w[1] + w[2] + w[3]) / 2; {
+		case pip && (!ok || side < oneMinRatio*d || side > oneMaxRatio*d):
+			t.Errorf("the 1 at (%.0f,%.0f): walks %v (ok %v), want a centred square %v to %v pips wide", s.x, s.y, w, ok, oneMinRatio, oneMaxRatio)
+		case pip:
+			found++
+		case ok:
+			t.Errorf("spot at (%.0f,%.0f), no 1's pip: walks %v end in a centred square", s.x, s.y, w)
+		}
+	}
+	if found != len(ones) {
+		t.Errorf("%d of the %d 1s' pips found as spots with their faces", found, len(ones))
 	}
 }

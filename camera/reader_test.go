@@ -114,6 +114,12 @@ func TestReadHardFaces(t *testing.T) {
 			"6s never segmented, whose pips cluster with their side faces' and each other's: the faces inside the cluster"},
 		{"matteop65/four_22.jpg", "[4 4 4]",
 			"a 4 in a cluster with a side face's pip, foreshortened: the whole 4, not a 2 of two of its pips"},
+		{"matteop65/dice_15.jpg", "[1 1]",
+			"ivory 1s on pale wood that the finder does not see, proposed from a lone pip centred on a blank square face"},
+		{"matteop65/dice_34.jpg", "[1 1 1 1]",
+			"a 1 found from its lone pip where the finder saw only clutter"},
+		{"matteop65/dice_18.jpg", "[1 1]",
+			"a 1 found from its lone pip replaces the unreadable blob of its top and side faces"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)
