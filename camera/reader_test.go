@@ -46,8 +46,8 @@ func TestReadTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	floors := map[string]struct{ exact, dice float64 }{
-		"nell-byler<=6": {40, 75},
-		"matteop65<=6":  {40, 75},
+		"nell-byler<=6": {55, 78}, // measured 66.7, 85.4 (the 328 build)
+		"matteop65<=6":  {75, 88}, // measured 87.1, 94.7
 		"tai-studio<=6": {66, 66}, // eyes_1_1.jpg: a 1 whose glare reads as a second pip: refused as ambiguous
 	}
 	for _, s := range rep.Sets {
@@ -202,8 +202,8 @@ func TestReadShared(t *testing.T) {
 	for _, s := range append(rep.Sets, rep.Total) {
 		t.Logf("%s: %d photos, exact %.1f%%, dice %.1f%%, misread %d, median %.1f ms", s.Name, s.Photos, s.ExactPct(), s.DicePct(), s.Misread, s.MedianMS)
 	}
-	if rep.Total.DicePct() < 72 || rep.Total.ExactPct() < 45 {
-		t.Errorf("total: exact %.1f%% (floor 45), dice %.1f%% (floor 72)", rep.Total.ExactPct(), rep.Total.DicePct())
+	if rep.Total.DicePct() < 86 || rep.Total.ExactPct() < 71 || rep.Total.Misread > 5 {
+		t.Errorf("total: exact %.1f%% (floor 71), dice %.1f%% (floor 86), misread photos %d (at most 5)", rep.Total.ExactPct(), rep.Total.DicePct(), rep.Total.Misread)
 	}
 }
 
