@@ -122,14 +122,20 @@ func TestReadHardFaces(t *testing.T) {
 			"a 1 found from its lone pip replaces the unreadable blob of its top and side faces"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			rd := r.Read(img)
+			rd := readPhoto(t, r, c.file)
 			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
 				t.Errorf("%s %s (%s), want read %s: %s", rd.Status, got, rd.Why, c.want, c.why)
 			}
 		})
 	}
+}
+
+// readPhoto reads a photo of testdata/dice (set/file).
+func readPhoto(t *testing.T, r *Reader, file string) Reading {
+	t.Helper()
+	img := testPhoto(t, file)
+	defer img.Close()
+	return r.Read(img)
 }
 
 // TestReadSideFaces: in oblique views a die's side face shows pips too; a side face's pip
@@ -145,9 +151,7 @@ func TestReadSideFaces(t *testing.T) {
 		{"matteop65/dice_27.jpg", "[1 1 1]"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			rd := r.Read(img)
+			rd := readPhoto(t, r, c.file)
 			if got := fmt.Sprint(rd.Values()); rd.Status == StatusRead && got != c.want {
 				t.Errorf("read %s, want %s or unreadable", got, c.want)
 			}
@@ -171,9 +175,7 @@ func TestReadNoFalseValue(t *testing.T) {
 			"the two pips of an ivory 2 on pale wood, each found as a die with its halo, read as two 1s"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			rd := r.Read(img)
+			rd := readPhoto(t, r, c.file)
 			var want []int
 			for _, f := range strings.Fields(c.labels) {
 				var v int
