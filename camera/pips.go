@@ -41,6 +41,8 @@ type face struct {
 	// clutter: not read, and not like a die either (see noFace, and readBlobs for clutter
 	// along the picture's edge): Read leaves it out of the reading.
 	clutter bool
+	// col is the median Lab colour of the patch's centre: the face's own colour.
+	col [3]float64
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -52,7 +54,7 @@ func (f face) die(c cand, off image.Point) Die {
 	}
 	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
@@ -66,7 +68,7 @@ func (f face) die(c cand, off image.Point) Die {
 func (r *Reader) readFace(img gocv.Mat, c cand) face { return r.readFaceSized(img, c, false) }
 
 // readFaceSized is readFace; small says the candidate was already shrunk to its face.
-func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
+func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) (out face) {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	k := S / c.side
@@ -76,6 +78,8 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) face {
 	}
 	defer src.Close()
 	lab := src.warp(c.r)
+	cl, ca, cb := faceColour(lab, P, S, 0.3)
+	defer func() { out.col = [3]float64{cl, ca, cb} }()
 	// The blob's rectangle gives the die's turn only roughly (shadows round it off); the
 	// die's own edges usually give it well (edgeTurn discounts the pips' round outlines), but
 	// on a dark die on dark felt the estimate can still be up to 45° off. When the blob's axes differ
@@ -1083,8 +1087,9 @@ func btoi(b bool) int {
 func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
 	half := float64(P) / 2
 	var Ls, As, Bs byteHist
-	for y := 0; y < P; y++ {
-		for x := 0; x < P; x++ {
+	lo, hi := max(0, int(half-r*S)), min(P-1, int(half+r*S)+1) // the square and a margin
+	for y := lo; y <= hi; y++ {
+		for x := lo; x <= hi; x++ {
 			if math.Abs(float64(x)-half) < r*S && math.Abs(float64(y)-half) < r*S {
 				i := (y*P + x) * 3
 				Ls.add(lab[i])

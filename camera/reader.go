@@ -119,7 +119,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			kept = append(kept, d)
 		}
 	}
-	rd.Dice = kept
+	rd.Dice = unlike(kept, r.o.MinContrast)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {
@@ -140,6 +140,44 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
 	}
 	return rd
+}
+
+// unlike leaves out of dice the unread candidates unlike the dice read. The dice of a game are
+// alike: when three or more read dice share one face colour (within t of their median), an
+// unread candidate whose face differs from it by more than 5t is something else among them (a
+// laptop key or a cable's ferrite bead among ivory dice). A die of the set in shade or seen
+// by its side differs far less (a shaded ivory die about 4t); dice of mixed colours give no rule.
+func unlike(dice []Die, t float64) []Die {
+	var ls, as, bs []float64
+	for _, d := range dice {
+		if d.Value > 0 {
+			ls, as, bs = append(ls, d.col[0]), append(as, d.col[1]), append(bs, d.col[2])
+		}
+	}
+	if len(ls) < 3 {
+		return dice
+	}
+	m := [3]float64{median(ls), median(as), median(bs)}
+	for _, d := range dice {
+		if d.Value > 0 && labDist(d.col, m) >= t {
+			return dice
+		}
+	}
+	kept := dice[:0]
+	for _, d := range dice {
+		// A zero colour was never measured (a die at the picture's edge): it is kept.
+		if d.Value > 0 || d.col == [3]float64{} || labDist(d.col, m) <= 5*t {
+			kept = append(kept, d)
+		}
+	}
+	return kept
+}
+
+// labDist is the distance of two 8-bit Lab colours, hue counted twice as lightness (as the
+// reader's contrasts are).
+func labDist(a, b [3]float64) float64 {
+	dl, da, db := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return math.Sqrt(dl*dl + 2*(da*da+db*db))
 }
 
 // readBlobs reads the faces of one hypothesis of the dice (one entry per blob, each a list of

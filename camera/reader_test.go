@@ -120,6 +120,10 @@ func TestReadHardFaces(t *testing.T) {
 			"a 1 found from its lone pip where the finder saw only clutter"},
 		{"matteop65/dice_18.jpg", "[1 1]",
 			"a 1 found from its lone pip replaces the unreadable blob of its top and side faces"},
+		{"matteop65/five_30.jpg", "[5 5 5]",
+			"laptop keys among ivory dice are no die: their colour is far from that of every die read"},
+		{"matteop65/six_29.jpg", "[6 6 6]",
+			"a cable's ferrite bead among ivory dice is no die: its colour is far from that of every die read"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)

@@ -50,6 +50,8 @@ type Die struct {
 	Why string `json:"why,omitempty"`
 	// clutter: not read, and not like a die either; Read leaves such candidates out.
 	clutter bool
+	// col is the face's median colour in 8-bit Lab (see faceColour).
+	col [3]float64
 }
 
 // Reading is the result of reading one frame.
