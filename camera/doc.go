@@ -12,7 +12,10 @@
 //     (twice their inscribed radius, which leaves shadows out); when the blobs not cut by the
 //     picture's edge (clutter there hides its size) say another size, both are read and the
 //     one with fewer unreadable dice, then more pips per die, wins (dice found where the first
-//     size found none must be read surely). Blobs too big for one die are
+//     size found none must be read surely); so is the size said by each blob voting once (a
+//     huddle of dice outweighs the lone dice by area). A blob too big for nine dice (a box's
+//     frame with its walls in shade) is peeled: the tray's hue with less light is taken out,
+//     and dice read there with three or more pips are kept. Blobs too big for one die are
 //     split several ways and the faces decide which split is right (two complete readings that
 //     differ make the blob unreadable).
 //  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of

@@ -13,6 +13,9 @@ type cand struct {
 	side float64 // the die's side: the blob's without shadow and rounding (2× its inscribed radius)
 	edge bool    // touches the picture's edge: the die may be partly outside
 	die  float64 // the die's side guessed for the whole picture
+	// wall: peeled off a blob too big for dice (see cutBlobs): the die stands against the
+	// tray's wall, at the edge of the view.
+	wall bool
 }
 
 // labImage is an 8-bit Lab picture as plain bytes.
@@ -33,26 +36,18 @@ func toLab(bgr gocv.Mat) labImage {
 // foreground when its colour or its local gradient stands out from the border's own noise, and
 // touching dice are split with the die size estimated from the isolated ones.
 //
-// It returns one or two hypotheses of the die's size, each holding one entry per blob, each a
+// It returns one to three hypotheses of the die's size, each holding one entry per blob, each a
 // list of alternative readings of that blob as dice.
 func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
-	fg, scale := r.segment(img)
-	dist := fg.distance()
+	fg, shade, scale := r.segment(img)
 	dim := float64(max(fg.w, fg.h))
 	minPx := int(math.Max(6, math.Pow(dim*0.012, 2)))
-	comps := fg.components(minPx)
-
-	blobs := make([]blob, 0, len(comps))
-	for _, px := range comps {
-		b := blob{px: px, area: float64(len(px))}
-		b.r, b.edge = outline(fg, px)
-		for _, i := range px {
-			b.core = math.Max(b.core, 2*dist[i])
-		}
-		blobs = append(blobs, b)
+	blobs := blobsOf(fg, minPx)
+	cut := func(fg grid, blobs []blob, side, scale float64) [][][]cand {
+		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, shade, b, minPx) })
 	}
 	if side := r.o.DieSidePx * scale; side > 0 {
-		return [][][][]cand{cutBlobs(fg, blobs, side, scale)}
+		return [][][][]cand{cut(fg, blobs, side, scale)}
 	}
 	// Die size: the median core of the blobs, weighted by area so that specks of noise do not
 	// outvote the dice. Only compact blobs vote: a die (square) has core²/area near 1, a circle
@@ -60,10 +55,13 @@ func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 	// (a laptop's corner, a cable) does not show its size and can outvote the dice, but on a
 	// pale desk it is sometimes the dice that are cut into pieces: when the blobs inside the
 	// picture say another size, both sizes are tried and the faces decide.
-	var all, whole []float64
+	var all, whole, each []float64
 	for _, b := range blobs {
 		if math.Sqrt(b.area) > dim*0.7 || b.core*b.core < 0.55*b.area {
 			continue
+		}
+		if !b.edge {
+			each = append(each, b.core)
 		}
 		for w := 0; w < int(b.area/16)+1; w++ {
 			all = append(all, b.core)
@@ -76,11 +74,56 @@ func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 	if side <= 0 {
 		return nil
 	}
-	out := [][][][]cand{cutBlobs(fg, blobs, side, scale)}
-	if s := median(whole); s > 0 && math.Abs(math.Log(s/side)) > math.Log(1.25) {
-		out = append(out, cutBlobs(fg, blobs, s, scale))
+	out := [][][][]cand{cut(fg, blobs, side, scale)}
+	sizes := []float64{side}
+	try := func(s float64) {
+		for _, t := range sizes {
+			if s <= 0 || math.Abs(math.Log(s/t)) <= math.Log(1.25) {
+				return
+			}
+		}
+		sizes = append(sizes, s)
+		out = append(out, cut(fg, blobs, s, scale))
 	}
+	try(median(whole))
+	// Dice huddled together make one blob, compact enough to vote, that outweighs the lone
+	// dice by its area: its core says a die twice as big, and the lone dice are then too small
+	// to count. Each blob inside the picture voting once says the lone dice's size.
+	try(median(each))
 	return out
+}
+
+// blobsOf returns the components of fg of at least minPx pixels.
+func blobsOf(fg grid, minPx int) []blob {
+	dist := fg.distance()
+	comps := fg.components(minPx)
+	blobs := make([]blob, 0, len(comps))
+	for _, px := range comps {
+		b := blob{px: px, area: float64(len(px))}
+		b.r, b.edge = outline(fg, px)
+		for _, i := range px {
+			b.core = math.Max(b.core, 2*dist[i])
+		}
+		blobs = append(blobs, b)
+	}
+	return blobs
+}
+
+// peel returns the parts of blob b left when the tray in shade is taken out of it, each
+// opened to cut the thin bridges that the tray's edges leave between them.
+func peel(fg, shade grid, b blob, minPx int) []blob {
+	g := newGrid(fg.w, fg.h)
+	n := 0
+	for _, i := range b.px {
+		if !shade.b[i] {
+			g.b[i] = true
+			n++
+		}
+	}
+	if n == len(b.px) {
+		return nil
+	}
+	return blobsOf(morphMat(g, gocv.MorphOpen, 3), minPx)
 }
 
 type blob struct {
@@ -89,10 +132,18 @@ type blob struct {
 	area float64
 	core float64 // twice the largest inscribed radius: a die's side, shadows mostly left out
 	edge bool
+	// peeled: a part of a blob too big for dice, left when the tray in shade was taken out.
+	peeled bool
 }
 
 // cutBlobs turns the blobs into die candidates for a die of the given side (in fg's pixels).
-func cutBlobs(fg grid, blobs []blob, side, scale float64) [][][]cand {
+// A blob too big for the dice is not dropped at once: peel gives the parts of it that are
+// not the tray in shade. A box's inner walls and the floor beside them are the tray's
+// cardboard turned from the light, with its hue and less light; as foreground they join the
+// box's frame into one blob far too big for a die, and a die standing against a wall is lost
+// in it. Only such blobs are peeled: elsewhere that shade is a die's own shadow, part of its
+// blob as the die's size is measured.
+func cutBlobs(fg grid, blobs []blob, side, scale float64, peel func(blob) []blob) [][][]cand {
 	// The area of one die (with its shadow) from the blobs of that core.
 	var areas []float64
 	for _, b := range blobs {
@@ -114,14 +165,26 @@ func cutBlobs(fg grid, blobs []blob, side, scale float64) [][][]cand {
 		return c
 	}
 	var out [][][]cand
-	for _, b := range blobs {
+	blobs = blobs[:len(blobs):len(blobs)] // parts peeled off are appended to a copy
+	for k := 0; k < len(blobs); k++ {
+		b := blobs[k]
+		if b.area > 9*dieArea && peel != nil {
+			for _, p := range peel(b) {
+				if p.area < b.area {
+					p.peeled = true
+					blobs = append(blobs, p)
+				}
+			}
+		}
 		if b.area < 0.3*dieArea || b.area > 9*dieArea || b.core < 0.5*side {
 			continue
 		}
 		ratio := b.area / dieArea
 		fill := b.area / (b.r.w * b.r.h)
-		single := []cand{toImage(cand{r: b.r, edge: b.edge, side: math.Min(b.core+1, b.r.side())})}
-		if ratio < 1.35 && b.r.aspect() < 1.4 && fill > 0.72 {
+		single := []cand{toImage(cand{r: b.r, edge: b.edge, side: math.Min(b.core+1, b.r.side()), wall: b.peeled})}
+		if ratio < 1.35 && b.r.aspect() < 1.4 && fill > 0.72 || b.peeled {
+			// A peeled part's outline is partly where the shade was cut away, not the
+			// dice's own: its area and shape do not say how to cut it into dice.
 			out = append(out, [][]cand{single})
 			continue
 		}
@@ -171,9 +234,13 @@ func outline(g grid, px []int) (rotRect, bool) {
 	return minRect(xs, ys), edge
 }
 
+// shadeMin is the least light, as a share of the tray's, that a part of the tray in shade keeps
+// (a wall turned from diffuse room light); darker greys are dice.
+const shadeMin = 0.6
+
 // foreground marks pixels whose colour differs from the modelled tray, or whose gradient is
 // stronger than the tray's own texture.
-func (r *Reader) foreground(lab labImage) grid {
+func (r *Reader) foreground(lab labImage) (grid, grid) {
 	w, h := lab.w, lab.h
 	bw := max(2, int(0.03*float64(max(w, h))))
 	var model [3][6]float64
@@ -212,6 +279,32 @@ func (r *Reader) foreground(lab labImage) grid {
 		}
 		d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
 		return math.Sqrt(min(d1, d2))
+	}
+	// shade says whether a pixel is the tray in shade: its hue, with less light (down to
+	// shadeMin of the tray's). A box's inner walls and the floor beside them are the tray's
+	// cardboard turned from the light (see cutBlobs).
+	shade := func(x, y int, t float64) bool {
+		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+		basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
+		i := (y*w + x) * 3
+		for _, ref := range [2]*[3]float64{nil, &mode} {
+			var m [3]float64
+			if ref == nil {
+				for c := 0; c < 3; c++ {
+					for k := 0; k < 6; k++ {
+						m[c] += model[c][k] * basis[k]
+					}
+				}
+			} else {
+				m = *ref
+			}
+			dL := float64(lab.p[i]) - m[0]
+			da, db := float64(lab.p[i+1])-m[1], float64(lab.p[i+2])-m[2]
+			if 1.5*(da*da+db*db) <= t*t/4 && dL <= 0 && dL >= -(1-shadeMin)*m[0] {
+				return true
+			}
+		}
+		return false
 	}
 	grad := func(x, y int) float64 { // of L; 0 on the picture's outermost pixels
 		if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
@@ -258,14 +351,18 @@ func (r *Reader) foreground(lab labImage) grid {
 			}
 		}
 	}
+	sh := newGrid(w, h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			if grad(x, y) > tG {
 				g.b[y*w+x] = true
 			}
+			if g.b[y*w+x] {
+				sh.b[y*w+x] = shade(x, y, tD)
+			}
 		}
 	}
-	return g
+	return g, sh
 }
 
 // fitBackground fits L, a and b of the border pixels with a quadratic surface each, twice,
@@ -442,7 +539,7 @@ func kmeans(w int, px []int, k int) [][]int {
 }
 
 // segment returns the foreground mask of a downscaled copy of img and the scale used.
-func (r *Reader) segment(img gocv.Mat) (grid, float64) {
+func (r *Reader) segment(img gocv.Mat) (grid, grid, float64) {
 	scale := math.Min(1, float64(r.o.DetectMaxDim)/float64(max(img.Cols(), img.Rows())))
 	small := gocv.NewMat()
 	defer small.Close()
@@ -452,12 +549,12 @@ func (r *Reader) segment(img gocv.Mat) (grid, float64) {
 		img.CopyTo(&small)
 	}
 	gocv.GaussianBlur(small, &small, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
-	fg := r.foreground(toLab(small))
+	fg, shade := r.foreground(toLab(small))
 	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
 	// Holes up to a sixth of the picture are die faces and pips; larger ones are the inside
 	// of a tray's frame.
 	fg = morphMat(fg, gocv.MorphClose, 5).fillHoles(len(fg.b) / 6)
-	return morphMat(fg, gocv.MorphOpen, 3), scale
+	return morphMat(fg, gocv.MorphOpen, 3), shade, scale
 }
 
 // morphMat applies a square morphological operation with OpenCV (much faster than plain Go).

@@ -211,6 +211,18 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 					// shadow: clutter running off the picture (a laptop's edge, a cable).
 					f.clutter, f.why = true, "clutter along the picture's edge: longer than a die"
 				}
+				if c.wall && f.value > 0 && f.value <= 2 {
+					// A die against the tray's wall is seen from the side by a camera over
+					// the tray: a side face's pip beside a 1 makes a 2, and half of a face
+					// cut off by the wall's shade makes a 1. A face of three or more pips in
+					// its layout is not made so.
+					f = face{why: fmt.Sprintf("read %d against the tray's wall, where a side face's pip or half a face reads so", f.value), square: f.square}
+				}
+				if c.wall && f.value == 0 {
+					// Unread, it may as well be what is left of the wall or of clutter
+					// (a laptop's keys): such blobs were no candidates before the peel.
+					f.clutter = true
+				}
 				faces[i] = f
 			}
 			if len(alt) > 1 && (!explainsPips(alt, faces) || overlap(faces)) {

@@ -124,6 +124,14 @@ func TestReadHardFaces(t *testing.T) {
 			"laptop keys among ivory dice are no die: their colour is far from that of every die read"},
 		{"matteop65/six_29.jpg", "[6 6 6]",
 			"a cable's ferrite bead among ivory dice is no die: its colour is far from that of every die read"},
+		{"nell-byler/IMG_20191209_100525.jpg", "[1 1 3 5]",
+			"dice huddled in one blob outvote the lone die's size by area: each blob voting once gives it"},
+		{"matteop65/two_25.jpg", "[2 2 2]",
+			"two touching 2s, one blob twice a die's size by area, cut at the size the lone dice give"},
+		{"nell-byler/IMG_20191208_112902.jpg", "[5]",
+			"a die against a box's wall, peeled out of the blob of the frame and the wall in shade"},
+		{"nell-byler/IMG_20191208_112847.jpg", "[1 3 5]",
+			"two dice beside a box's wall in shade, peeled out of the blob of the frame and the wall"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
