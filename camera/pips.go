@@ -26,7 +26,10 @@ type face struct {
 	amb    bool         // not read because pips fitted different values
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels
-	square float64
+	// look and extraLook are the pips and the extra pips as found in the patch (size,
+	// contrast, shape), in the same order.
+	look, extraLook []pip
+	square          float64
 	// turned is the number of pips when no layout fitted and all of them were rejected only
 	// for being turned from the die's sides (at the first threshold that found pips, and at
 	// no other threshold as a different set); spacing is the fitted pip spacing, in face sides.
@@ -65,7 +68,13 @@ func (f face) die(c cand, off image.Point) Die {
 // readFace resamples the candidate to a FaceSide-sized die in its own axes, finds pips as
 // compact blobs that contrast with the face's own colour (darker or lighter, any hue), and
 // fits the canonical layouts.
-func (r *Reader) readFace(img gocv.Mat, c cand) face { return r.readFaceSized(img, c, false) }
+func (r *Reader) readFace(img gocv.Mat, c cand) face {
+	f := r.readFaceSized(img, c, false)
+	if partOfSix(img, f) {
+		return face{why: "a 4 whose rows run on by a pip each: part of a 6", square: f.square, col: f.col}
+	}
+	return f
+}
 
 // readFaceSized is readFace; small says the candidate was already shrunk to its face.
 func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) (out face) {
@@ -388,9 +397,9 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		dx, dy := p.x/k, p.y/k
 		q := [2]float64{c.r.cx + ca*dx - sa*dy, c.r.cy + sa*dx + ca*dy}
 		if isUsed[i] {
-			f.pips = append(f.pips, q)
+			f.pips, f.look = append(f.pips, q), append(f.look, p)
 		} else {
-			f.extra = append(f.extra, q)
+			f.extra, f.extraLook = append(f.extra, q), append(f.extraLook, p)
 		}
 	}
 	occ, free := gridContrast(Cu, P, ft)

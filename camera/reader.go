@@ -240,6 +240,18 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				full = append(full, false)
 				continue
 			}
+			for i := range faces {
+				for j := i + 1; j < len(faces); j++ {
+					f, g := faces[i], faces[j]
+					if f.value > 0 && g.value > 0 && sideFacePair(img, f, g) {
+						// One die's top face and its own side face, cut apart: either
+						// may be the top one.
+						why := "a face and the side face beside it, with no seam between them: one die seen obliquely"
+						faces[i] = face{why: why, square: f.square, col: f.col}
+						faces[j] = face{why: why, square: g.square, col: g.col}
+					}
+				}
+			}
 			for i, c := range alt {
 				f := faces[i]
 				if f.notDie {

@@ -1,0 +1,149 @@
+package camera
+
+import (
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// seamDip measures how far the colour in the middle of the segment from a to b strays from
+// the colours on either side, on the clearest of five parallel lines up to half apart on
+// either side (image pixels). Two touching dice are parted by a seam: their rounded edges
+// turn away from the light and from each other, and the tray or their shadow shows between
+// them. The crease between a die's top face and its own side face is a rounded edge too, but
+// the surface turns from one face to the other without leaving the die, so its colour shades
+// from one face's to the other's; within one face there is no edge at all. One line may
+// cross a pip, so the clearest line counts.
+func seamDip(img gocv.Mat, a, b [2]float64, half float64) float64 {
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	n := math.Hypot(dx, dy)
+	if n < 1 {
+		return 0
+	}
+	ux, uy := dx/n, dy/n
+	steps := int(n) + 1
+	best := math.Inf(1)
+	for o := -2; o <= 2; o++ {
+		ox, oy := -uy*half*float64(o)/2, ux*half*float64(o)/2
+		var near, far [][3]float64
+		var mid [][4]float64
+		for s := 0; s <= steps; s++ {
+			t := float64(s) / float64(steps)
+			x, y := int(math.Round(a[0]+t*dx+ox)), int(math.Round(a[1]+t*dy+oy))
+			if x < 0 || y < 0 || x >= img.Cols() || y >= img.Rows() {
+				return 0
+			}
+			v := img.GetVecbAt(y, x)
+			c := [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
+			switch {
+			case t >= 0.15 && t < 0.35:
+				near = append(near, c)
+			case t > 0.65 && t <= 0.85:
+				far = append(far, c)
+			case t >= 0.4 && t <= 0.6:
+				mid = append(mid, [4]float64{c[0], c[1], c[2], (t - 0.25) / 0.5})
+			}
+		}
+		if len(near) == 0 || len(far) == 0 || len(mid) == 0 {
+			return 0
+		}
+		p, q := palest(near), palest(far)
+		worst := 0.0
+		for _, m := range mid {
+			d := 0.0
+			for i := 0; i < 3; i++ {
+				e := m[i] - (p[i] + m[3]*(q[i]-p[i]))
+				d += e * e
+			}
+			worst = math.Max(worst, math.Sqrt(d))
+		}
+		best = math.Min(best, worst)
+	}
+	return best
+}
+
+// palest is the colour of the upper quartile of the samples' lightness: the surface's own
+// colour with a pip over part of the samples.
+func palest(v [][3]float64) [3]float64 {
+	sort.Slice(v, func(i, j int) bool { return v[i][0]+v[i][1]+v[i][2] < v[j][0]+v[j][1]+v[j][2] })
+	return v[len(v)*3/4]
+}
+
+// seamContrast is the least stray of a seam's colour (8-bit BGR distance, see seamDip) that
+// parts two dice. Measured on the shared photos: a top face and its own side face cut apart
+// as two dice stray 6-32, touching dice whose centres lie within 1.2 sides 40 and more.
+const seamContrast = 36
+
+// sideFacePair says whether faces f and g, read as two dice, are one die's top face and its
+// own side face: their centres lie within 1.2 sides (a side face, foreshortened, lies within
+// a side of its top face, where touching dice lie a side apart or more, further when turned
+// to each other) and no seam parts them.
+func sideFacePair(img gocv.Mat, f, g face) bool {
+	if f.face.w == 0 || g.face.w == 0 {
+		return false
+	}
+	w := (f.face.w + g.face.w) / 2
+	a, b := [2]float64{f.face.cx, f.face.cy}, [2]float64{g.face.cx, g.face.cy}
+	return math.Hypot(a[0]-b[0], a[1]-b[1]) < 1.2*w && seamDip(img, a, b, w/4) < seamContrast
+}
+
+// partOfSix says whether the 4 read as f is four pips of a 6 (of a side face's 6 in an
+// oblique view): both rows of the square run on by a pip seen beside it, at the square's own
+// spacing. A face has at most three pips in a row, and the pips of a neighbouring die in line
+// with both rows lie beyond a seam.
+func partOfSix(img gocv.Mat, f face) bool {
+	if f.value != 4 || len(f.pips) != 4 {
+		return false
+	}
+	var sides []float64
+	for i, p := range f.pips {
+		for _, q := range f.pips[i+1:] {
+			sides = append(sides, math.Hypot(p[0]-q[0], p[1]-q[1]))
+		}
+	}
+	sort.Float64s(sides)
+	D := median(sides[:4]) // the square's side; the two longest are its diagonals
+	// A 6's pips look alike: an extra pip counts only when as strong as the 4's weakest
+	// (within the spread among one face's pips, about 15%), about as big and no flatter. A
+	// side face's pips in line with the rows are fainter, smaller or flatter.
+	weakest, small, round := math.Inf(1), math.Inf(1), 1.0
+	for _, p := range f.look {
+		weakest, small = math.Min(weakest, p.c), math.Min(small, p.d)
+		if p.q > 0 {
+			round = math.Min(round, p.q)
+		}
+	}
+	// Between the pips, clear of them (a pip is at most half the spacing wide).
+	lerp := func(a, b [2]float64, t float64) [2]float64 {
+		return [2]float64{a[0] + t*(b[0]-a[0]), a[1] + t*(b[1]-a[1])}
+	}
+	type hit struct{ ux, uy float64 }
+	var hits []hit
+	for _, p := range f.pips {
+		for _, q := range f.pips {
+			d := math.Hypot(q[0]-p[0], q[1]-p[1])
+			if d == 0 || d > 1.2*D {
+				continue
+			}
+			c := [2]float64{2*q[0] - p[0], 2*q[1] - p[1]}
+			for x, e := range f.extra {
+				l := f.extraLook[x]
+				if l.c < weakest/1.25 || l.d < 0.8*small || l.q > 0 && l.q < sideRatio*round {
+					continue
+				}
+				if math.Hypot(e[0]-c[0], e[1]-c[1]) < 0.25*D && seamDip(img, lerp(q, e, 0.25), lerp(q, e, 0.75), D/8) < seamContrast {
+					hits = append(hits, hit{(q[0] - p[0]) / d, (q[1] - p[1]) / d})
+				}
+			}
+		}
+	}
+	for i, h := range hits {
+		for _, k := range hits[i+1:] {
+			if h.ux*k.ux+h.uy*k.uy > 0.9 {
+				return true
+			}
+		}
+	}
+	return false
+}
