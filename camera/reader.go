@@ -190,6 +190,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 		complete := false   // some way of cutting the blob read every one of its dice
 		var rivals [][]face // the faces read by every way of cutting the blob
 		var full []bool     // whether that way read all its dice
+		var parts [][]face  // all the faces of a split that is no way to cut (else nil)
 		for _, alt := range alts {
 			var dice []Die
 			var seen []face
@@ -237,6 +238,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 					}
 				}
 				rivals = append(rivals, seen)
+				parts = append(parts, faces)
 				full = append(full, false)
 				continue
 			}
@@ -278,6 +280,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			all := len(dice) > 0 && len(seen) == len(dice)
 			complete = complete || all
 			rivals = append(rivals, seen)
+			parts = append(parts, nil)
 			full = append(full, all)
 		}
 		// Every way of cutting touching dice must read each die it reads as the best way
@@ -287,10 +290,14 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 		// one of two touching 4s) agrees with it unless a die it misses has fewer than three
 		// pips and adjoins one of its dice: one or two pips fit a 1 or a 2 wherever they are,
 		// so such a die, seen by one way only, may be a side face split off its die in an
-		// oblique view.
+		// oblique view. A face of one or two pips that a split whose faces overlap reads
+		// over a die the best way reads alike is that die's side face (see sideFace).
 		conflict := false
 		for i, seen := range rivals {
 			for _, f := range seen {
+				if sideFace(f, parts[i], bestSeen) {
+					continue
+				}
 				conflict = conflict || complete && !readAlike(f, bestSeen) && !partOf(f, bestSeen)
 			}
 			for _, f := range bestSeen {
@@ -306,6 +313,29 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 		out = append(out, best...)
 	}
 	return out
+}
+
+// sideFace says whether face f, read by a split that is no way to cut (whose faces are
+// faces), is a side face of a die the best way reads: f has one or two pips and overlaps
+// another face of that split that the best way reads alike. Two dice cannot share the
+// space, the best way's die is there, and one or two pips beside a top face are what a side
+// face shows in an oblique view (foreshortened, so its fitted face reaches into the top
+// face's). A face of three or more pips fits a layout with its free places clear and still
+// counts (a small 5 beside a 1 in nell-byler/IMG_20191208_112426.jpg). Dropping f can only
+// leave a die out of the reading, never read one as another value.
+func sideFace(f face, faces, best []face) bool {
+	if f.value >= 3 {
+		return false
+	}
+	for _, g := range faces {
+		if g.face == f.face || g.value == 0 || g.face.w == 0 || !readAlike(g, best) {
+			continue
+		}
+		if overlap([]face{f, g}) {
+			return true
+		}
+	}
+	return false
 }
 
 // adjoins says whether face f lies within one and a half sides of one of the faces fs: where

@@ -132,6 +132,10 @@ func TestReadHardFaces(t *testing.T) {
 			"a die against a box's wall, peeled out of the blob of the frame and the wall in shade"},
 		{"nell-byler/IMG_20191208_112847.jpg", "[1 3 5]",
 			"two dice beside a box's wall in shade, peeled out of the blob of the frame and the wall"},
+		{"matteop65/four_17.jpg", "[4 4]",
+			"a side face's 2 that a split reads over a 4, read alike uncut, is that 4's side face, no rival die"},
+		{"matteop65/three_33.jpg", "[3 3 3 3]",
+			"a side face's 1 that a split reads over a 3, read alike uncut, is that 3's side face, no rival die"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
