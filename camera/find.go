@@ -16,6 +16,9 @@ type cand struct {
 	// wall: peeled off a blob too big for dice (see cutBlobs): the die stands against the
 	// tray's wall, at the edge of the view.
 	wall bool
+	// outlined: the face's own outline was seen on all four sides (see oneDice), so a dark
+	// spot beyond it lies on another face (a side face, a neighbour) and is no pip of it.
+	outlined bool
 }
 
 // labImage is an 8-bit Lab picture as plain bytes.

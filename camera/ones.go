@@ -230,6 +230,9 @@ func (r *Reader) oneDice(img gocv.Mat, off image.Point, spots []darkSpot, g gray
 		if fL < ringL+r.o.MinContrast/2 || ends < 4 {
 			continue
 		}
+		// Its outline seen all round, the face ends there: a spot beyond it is on another
+		// face, and no partner of the pip in a 2 (a side face's pip in an oblique view).
+		c.outlined = true
 		f := r.readFace(img, c)
 		if f.value != 1 || f.amb || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) {
 			continue

@@ -57,7 +57,7 @@ func (f face) die(c cand, off image.Point) Die {
 	}
 	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
@@ -303,6 +303,9 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		}
 		tf := a.t
 		ps := findPips(a.C, P, S, tf)
+		if c.outlined {
+			ps = insideFace(ps, S)
+		}
 		if len(ps) == 0 {
 			continue
 		}
@@ -411,6 +414,19 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		f.value = 0
 	}
 	return f
+}
+
+// insideFace keeps the pips (patch pixels from its centre) whose centres lie on the face,
+// S wide: an outlined face's pips lie a fifth of a side inside its edges, a side face's
+// beyond them.
+func insideFace(ps []pip, S float64) []pip {
+	in := ps[:0:0]
+	for _, p := range ps {
+		if math.Max(math.Abs(p.x), math.Abs(p.y)) <= S/2 {
+			in = append(in, p)
+		}
+	}
+	return in
 }
 
 // innerFit says whether fit f, of two or more pips, lies within fit g of more pips and is

@@ -191,17 +191,31 @@ func (r *Reader) proposeFromPips(img gocv.Mat, spots []darkSpot, found []image.R
 		c := cand{r: rotRect{cx: ft.f.cx, cy: ft.f.cy, w: side, h: side, ang: ft.f.ang}, side: side}
 		near := false
 		for _, b := range found {
-			bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
-			bs := math.Sqrt(float64(b.Dx() * b.Dy()))
-			if math.Hypot(bx-c.r.cx, by-c.r.cy) < 0.5*(bs+side)+0.25*side {
-				near = true
-			}
+			near = near || nearBox(b, c)
 		}
 		if !near {
 			out = append(out, proposal{c, dm, cl})
 		}
 	}
 	return out
+}
+
+// nearBox says whether a face proposed as c lies too near the die found in box b to be
+// another die.
+func nearBox(b image.Rectangle, c cand) bool {
+	bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
+	bs := math.Sqrt(float64(b.Dx() * b.Dy()))
+	return math.Hypot(bx-c.r.cx, by-c.r.cy) < 0.5*(bs+c.side)+0.25*c.side
+}
+
+// holdsFace says whether an unread candidate in box b is the die of face c seen with its
+// side faces and shadow: it holds the face's centre, is centred less than a side from it
+// and is no longer than one die seen obliquely (see oneBlob). Dice cannot overlap, so the
+// face read surely replaces it.
+func holdsFace(b image.Rectangle, c cand) bool {
+	bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
+	return image.Pt(int(c.r.cx), int(c.r.cy)).In(b) && math.Hypot(bx-c.r.cx, by-c.r.cy) < c.side &&
+		float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side
 }
 
 // fitSpots fits a canonical layout to spots, within the largest layout error.
@@ -344,25 +358,46 @@ func isLayout(at [][2]float64) bool {
 // from a lone pip (see oneDice), and returns the new list. Only faces read surely, with as
 // many pips as proposed them, are kept: an unread proposal is no die.
 func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
-	var found []image.Rectangle
-	for _, d := range dice {
+	var readBoxes []image.Rectangle
+	var unread []int // unread candidates (indices in dice)
+	for i, d := range dice {
 		// A candidate found to be no die (its colour that of its surroundings, or running
 		// on beyond a face) hides no die from the pips: on pale wood that is how an ivory
 		// die with its side faces is segmented.
-		if d.Value > 0 || !d.clutter {
-			found = append(found, d.Box.Sub(off))
+		switch {
+		case d.Value > 0:
+			readBoxes = append(readBoxes, d.Box.Sub(off))
+		case !d.clutter:
+			unread = append(unread, i)
 		}
 	}
 	gray := gocv.NewMat()
 	defer gray.Close()
 	spots, g := darkSpots(img, &gray)
 	type read struct {
-		pr proposal
-		d  Die
+		pr   proposal
+		d    Die
+		over []int // the unread candidates it replaces (see holdsFace)
 	}
 	var reads []read
-	for _, pr := range r.proposeFromPips(img, spots, found) {
+	for _, pr := range r.proposeFromPips(img, spots, readBoxes) {
 		c := pr.c
+		// An unread candidate near the face hides it, unless it is this die seen whole.
+		var over []int
+		hidden := false
+		for _, i := range unread {
+			if b := dice[i].Box.Sub(off); nearBox(b, c) {
+				// A candidate read as two faces may show its top face in the other (a 1 whose
+				// side face reads 2): a reading of one of them does not settle which.
+				if !holdsFace(b, c) || dice[i].amb {
+					hidden = true
+				}
+				over = append(over, i)
+			}
+		}
+		if hidden {
+			continue
+		}
 		// A region, not only pips: the face must be paler than the ring around it (a
 		// pale label on a dark laptop, grey specks on a pale tray are no face), and it must
 		// end in an outline, darker by the least contrast that counts, on three of its
@@ -377,8 +412,14 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		if f.value != len(pr.spots) || f.amb || f.conf < 2*r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
 			continue
 		}
-		reads = append(reads, read{pr, f.die(c, off)})
+		reads = append(reads, read{pr, f.die(c, off), over})
 	}
+	gone := make(map[int]bool) // unread candidates replaced
+	var found []image.Rectangle
+	for _, i := range unread {
+		found = append(found, dice[i].Box.Sub(off))
+	}
+	found = append(found, readBoxes...)
 	var out []Die
 	for i, rd := range reads {
 		// Two faces read from a shared spot leave it open which face the spot is on (a 1's
@@ -396,16 +437,26 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		d := rd.d
 		ctr := image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2).Sub(off)
 		taken := false
-		for _, b := range found {
-			taken = taken || ctr.In(b)
+		for k, b := range found {
+			replaced := k < len(unread) && (gone[unread[k]] || slices.Contains(rd.over, unread[k]))
+			taken = taken || !replaced && ctr.In(b)
 		}
 		if taken {
 			continue
 		}
+		for _, k := range rd.over {
+			gone[k] = true
+		}
 		out = append(out, d)
 		found = append(found, d.Box.Sub(off))
 	}
-	return r.oneDice(img, off, spots, g, append(dice, out...))
+	kept := dice[:0:0]
+	for i, d := range dice {
+		if !gone[i] {
+			kept = append(kept, d)
+		}
+	}
+	return r.oneDice(img, off, spots, g, append(kept, out...))
 }
 
 // shapedAlike says whether the spots are foreshortened alike, as one face's pips are (see

@@ -41,7 +41,9 @@ func TestReadPipDice(t *testing.T) {
 // face), but the face reader sees another pip inside that small face. dice_27: a 1 seen near
 // 45°, whose pip and a side face's pip fit a 2 as well as that side face's two pips do: the
 // spot they share leaves it open which face it is on. four_16: three spots in a row on a
-// woven cloth propose a 3 where the face reader sees only a 2 of them.
+// woven cloth propose a 3 where the face reader sees only a 2 of them. dice_46: a 1's side
+// face reads 2 inside the blob of the whole die, which the face reader found ambiguous (a 2
+// at one turn, other pips at another): the 2 does not replace that blob.
 func TestPipDiceRejects(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct {
@@ -53,6 +55,7 @@ func TestPipDiceRejects(t *testing.T) {
 		{"nell-byler/IMG_20191208_111304.jpg", image.Rect(83, 310, 125, 352), 5},
 		{"matteop65/dice_27.jpg", image.Rect(170, 160, 240, 245), 1},
 		{"matteop65/four_16.jpg", image.Rect(20, 60, 90, 140), 0},
+		{"matteop65/dice_46.jpg", image.Rect(255, 160, 300, 205), 1},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)

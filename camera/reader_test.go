@@ -136,6 +136,10 @@ func TestReadHardFaces(t *testing.T) {
 			"a side face's 2 that a split reads over a 4, read alike uncut, is that 4's side face, no rival die"},
 		{"matteop65/three_33.jpg", "[3 3 3 3]",
 			"a side face's 1 that a split reads over a 3, read alike uncut, is that 3's side face, no rival die"},
+		{"matteop65/dice_8.jpg", "[1]",
+			"a 1 whose outline is seen all round: a side face's pip beyond it is no partner in a 2 at any pip threshold"},
+		{"matteop65/two_35.jpg", "[2 2 2 2]",
+			"a 2 proposed from its pips inside the unreadable blob of its own top and side faces replaces that blob"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
@@ -158,7 +162,8 @@ func readPhoto(t *testing.T, r *Reader, file string) Reading {
 // taken for a 1's partner (dice_9: read as a 2 when the die's turn is measured from its
 // edges alone) or a side face split off as a die of its own (four_17: a 4 and the 2 below
 // it, closer than a die's side) or read from other pips at another turn (dice_27: a side
-// face's 2 read where the blob holds no top face) must leave the photo unread, never misread.
+// face's 2 read where the blob holds no top face) must leave the photo unread or its dice
+// missed, never misread: every die read is one of the labelled ones.
 func TestReadSideFaces(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct{ file, want string }{
@@ -168,8 +173,8 @@ func TestReadSideFaces(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
-			if got := fmt.Sprint(rd.Values()); rd.Status == StatusRead && got != c.want {
-				t.Errorf("read %s, want %s or unreadable", got, c.want)
+			if got := fmt.Sprint(rd.Values()); rd.Status == StatusRead && !subOf(rd.Values(), c.want) {
+				t.Errorf("read %s, want %s or some of it, or unreadable", got, c.want)
 			}
 		})
 	}
@@ -391,6 +396,22 @@ func TestBetterSize(t *testing.T) {
 	if settled(nil) || settled([]Die{die(2, 0.9), die(0, 0)}) || !settled([]Die{die(2, 0.9)}) {
 		t.Error("settled: want true only when dice were found and all read")
 	}
+}
+
+// subOf says whether values are some of the labelled ones (a multiset written as "[1 1 3]").
+func subOf(values []int, labels string) bool {
+	left := make(map[string]int)
+	for _, v := range strings.Fields(strings.Trim(labels, "[]")) {
+		left[v]++
+	}
+	for _, v := range values {
+		k := fmt.Sprint(v)
+		if left[k] == 0 {
+			return false
+		}
+		left[k]--
+	}
+	return true
 }
 
 // testPhoto reads testdata/dice/FILE, failing the test when it cannot.

@@ -52,6 +52,8 @@ type Die struct {
 	clutter bool
 	// col is the face's median colour in 8-bit Lab (see faceColour).
 	col [3]float64
+	// amb: not read because its pips fitted two faces (values or places).
+	amb bool
 }
 
 // Reading is the result of reading one frame.
