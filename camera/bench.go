@@ -25,6 +25,8 @@ type BenchOpts struct {
 	MaxDice int
 	// Failures, when set, is a folder that receives an annotated picture of every photo not read exactly.
 	Failures string
+	// Vary names a Variation applied to every photo before it is read ("" for none).
+	Vary string
 }
 
 // BenchSet is the score of one folder (or of the total).
@@ -57,8 +59,10 @@ type BenchSet struct {
 
 // BenchReport is the result of Bench.
 type BenchReport struct {
-	Sets  []BenchSet `json:"sets"`
-	Total BenchSet   `json:"total"`
+	// Variation is the picture variation applied to every photo (BenchOpts.Vary), if any.
+	Variation string     `json:"variation,omitempty"`
+	Sets      []BenchSet `json:"sets"`
+	Total     BenchSet   `json:"total"`
 }
 
 type labelled struct {
@@ -74,9 +78,17 @@ type labelBox struct {
 
 // Bench reads every photo listed in each folder's labels.csv (file,values) and scores the reader.
 func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchReport, error) {
-	var rep BenchReport
+	rep := BenchReport{Variation: o.Vary}
 	var many []BenchSet
 	rep.Total.Name = "total"
+	var vary Variation
+	if o.Vary != "" {
+		v, err := VariationNamed(o.Vary)
+		if err != nil {
+			return rep, fmt.Errorf("bench: %w", err)
+		}
+		vary = v
+	}
 	for _, dir := range dirs {
 		photos, err := loadLabels(dir)
 		if err != nil {
@@ -95,7 +107,7 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 			if o.MaxDice > 0 && len(p.values) > o.MaxDice {
 				s = &over
 			}
-			if err := benchPhoto(dir, p, r, o, s); err != nil {
+			if err := benchPhoto(dir, p, r, o, vary, s); err != nil {
 				return rep, err
 			}
 		}
@@ -119,12 +131,17 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 	return rep, nil
 }
 
-func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, s *BenchSet) error {
+func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, vary Variation, s *BenchSet) error {
 	path := filepath.Join(dir, p.file)
 	img := gocv.IMRead(path, gocv.IMReadColor)
-	defer img.Close()
+	defer func() { img.Close() }() // img may be replaced by its variation
 	if img.Empty() {
 		return fmt.Errorf("bench %s: cannot decode %s: check the file is a JPEG or PNG image", dir, p.file)
+	}
+	if vary != nil {
+		v := vary(img)
+		img.Close()
+		img = v
 	}
 	t0 := time.Now()
 	rd := r.Read(img)
@@ -148,7 +165,7 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, s *BenchSet) err
 	case !exact:
 		s.Incomplete++
 	}
-	if len(p.boxes) > 0 {
+	if len(p.boxes) > 0 && vary == nil { // a variation may move the dice off their boxes
 		s.matchBoxes(p.file, p.boxes, rd)
 	} else {
 		s.pairLeftovers(p.values, rd)

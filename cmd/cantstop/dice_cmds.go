@@ -140,16 +140,18 @@ func diceBenchCmd() *cobra.Command {
 		asJSON   bool
 		maxDice  int
 		failures string
+		vary     string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
 		Short: "Score the reader on folders of labelled photos (labels.csv: file,values)",
 		Example: `  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6
-  cantstop dice bench photos/ --json --failures /tmp/misread`,
+  cantstop dice bench photos/ --json --failures /tmp/misread
+  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rep, err := camera.Bench(cmd.Context(), args, camera.NewReader(camera.DefaultReaderOpts()),
-				camera.BenchOpts{MaxDice: maxDice, Failures: failures})
+				camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary})
 			if err != nil {
 				return err
 			}
@@ -167,10 +169,15 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().IntVar(&maxDice, "max-dice", 0, "count photos with at most N dice in the total; report the others apart")
 	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
+	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(camera.Variations(), ", ")+
+		"); dice are then matched by value, not by box")
 	return cmd
 }
 
 func printBench(w io.Writer, rep camera.BenchReport) {
+	if rep.Variation != "" {
+		fmt.Fprintf(w, "every photo changed first: %s\n", rep.Variation)
+	}
 	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %6s %8s %8s %12s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "incompl", "unread", "med ms", "p95 ms", "boxes found")
 	row := func(s camera.BenchSet) {
 		boxes := ""

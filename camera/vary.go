@@ -1,0 +1,108 @@
+package camera
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+	"strings"
+
+	"gocv.io/x/gocv"
+)
+
+// A Variation changes a picture without changing the dice in it: another camera, another
+// light, another way up. The bench applies one to every photo to measure how the reader
+// holds up on rigs it has not seen (the shared photos come from a few rigs only).
+type Variation func(gocv.Mat) gocv.Mat
+
+// variations returns the named variations: rotations, scales, exposure, gamma, JPEG
+// compression and a colour cast, each a plausible difference between two rigs.
+func variations() map[string]Variation {
+	return map[string]Variation{
+		"rot90":     rotate(gocv.Rotate90Clockwise),
+		"rot180":    rotate(gocv.Rotate180Clockwise),
+		"scale0.6":  rescale(0.6, gocv.InterpolationArea),
+		"scale1.5":  rescale(1.5, gocv.InterpolationLinear),
+		"bright0.6": curve(func(_ int, v float64) float64 { return 0.6 * v }),
+		"bright1.4": curve(func(_ int, v float64) float64 { return 1.4 * v }),
+		"gamma0.7":  curve(func(_ int, v float64) float64 { return 255 * math.Pow(v/255, 0.7) }),
+		"gamma1.5":  curve(func(_ int, v float64) float64 { return 255 * math.Pow(v/255, 1.5) }),
+		"jpeg40":    recompress(40),
+		"blue0.8": curve(func(c int, v float64) float64 {
+			if c == 0 { // BGR: a warmer light, less blue
+				return 0.8 * v
+			}
+			return v
+		}),
+	}
+}
+
+// Variations lists the names VariationNamed accepts.
+func Variations() []string {
+	var names []string
+	for n := range variations() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// VariationNamed returns the variation of that name (see Variations).
+func VariationNamed(name string) (Variation, error) {
+	v, ok := variations()[name]
+	if !ok {
+		return nil, fmt.Errorf("no picture variation %q: use one of %s", name, strings.Join(Variations(), ", "))
+	}
+	return v, nil
+}
+
+func rotate(code gocv.RotateFlag) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		d := gocv.NewMat()
+		gocv.Rotate(m, &d, code)
+		return d
+	}
+}
+
+func rescale(s float64, in gocv.InterpolationFlags) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		d := gocv.NewMat()
+		size := image.Pt(int(math.Round(float64(m.Cols())*s)), int(math.Round(float64(m.Rows())*s)))
+		gocv.Resize(m, &d, size, 0, 0, in)
+		return d
+	}
+}
+
+// curve maps each channel c (0 blue, 1 green, 2 red) of every pixel through f, clipped to
+// 0-255: exposure, gamma and colour casts.
+func curve(f func(c int, v float64) float64) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		t := gocv.NewMatWithSize(1, 256, gocv.MatTypeCV8UC3)
+		defer t.Close()
+		for i := 0; i < 256; i++ {
+			for c := 0; c < 3; c++ {
+				t.SetUCharAt(0, i*3+c, uint8(math.Max(0, math.Min(255, math.Round(f(c, float64(i)))))))
+			}
+		}
+		d := gocv.NewMat()
+		gocv.LUT(m, t, &d)
+		return d
+	}
+}
+
+// recompress encodes the picture as a JPEG of quality q and decodes it again: a cheap
+// camera's or a stream's blocking and smeared colour.
+func recompress(q int) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		b, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, q})
+		if err != nil {
+			return m.Clone() // cannot happen for an 8-bit BGR picture; leave it unchanged
+		}
+		defer b.Close()
+		d, err := gocv.IMDecode(b.GetBytes(), gocv.IMReadColor)
+		if err != nil {
+			return m.Clone()
+		}
+		return d
+	}
+}

@@ -1,0 +1,79 @@
+package camera
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestVariations checks that each variation changes a real photo as its name says.
+func TestVariations(t *testing.T) {
+	img := testPhoto(t, "matteop65/four_12.jpg")
+	defer img.Close()
+	w, h := img.Cols(), img.Rows()
+	mean := func(m gocv.Mat) gocv.Scalar { return m.Mean() }
+	m0 := mean(img)
+	for _, tc := range []struct {
+		name  string
+		w, h  int
+		check func(m gocv.Scalar) bool
+	}{
+		{"rot90", h, w, nil},
+		{"rot180", w, h, nil},
+		{"scale0.6", 384, 288, nil},
+		{"scale1.5", 960, 720, nil},
+		{"bright0.6", w, h, func(m gocv.Scalar) bool { return m.Val2 < 0.65*m0.Val2 }},
+		{"bright1.4", w, h, func(m gocv.Scalar) bool { return m.Val2 > 1.1*m0.Val2 }},
+		{"gamma0.7", w, h, func(m gocv.Scalar) bool { return m.Val2 > m0.Val2 }},
+		{"gamma1.5", w, h, func(m gocv.Scalar) bool { return m.Val2 < m0.Val2 }},
+		{"jpeg40", w, h, func(m gocv.Scalar) bool { return m.Val2 > 0.95*m0.Val2 && m.Val2 < 1.05*m0.Val2 }},
+		{"blue0.8", w, h, func(m gocv.Scalar) bool { return m.Val1 < 0.85*m0.Val1 && m.Val3 == m0.Val3 }},
+	} {
+		v, err := VariationNamed(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v(img)
+		if out.Cols() != tc.w || out.Rows() != tc.h || out.Type() != gocv.MatTypeCV8UC3 {
+			t.Errorf("%s: %dx%d %v, want %dx%d 8-bit BGR", tc.name, out.Cols(), out.Rows(), out.Type(), tc.w, tc.h)
+		}
+		if tc.check != nil && !tc.check(mean(out)) {
+			t.Errorf("%s: mean BGR %v from %v", tc.name, mean(out), m0)
+		}
+		out.Close()
+	}
+	if len(Variations()) != 10 {
+		t.Errorf("variations %v, want the ten tested here", Variations())
+	}
+	if _, err := VariationNamed("sepia"); err == nil || !strings.Contains(err.Error(), "rot180") {
+		t.Errorf("unknown variation: %v, want an error listing the names", err)
+	}
+}
+
+// TestBenchVary benches the testdata photos turned upside down: the report says so, every
+// photo is read, and dice are matched by value (boxes no longer fit the turned photos).
+func TestBenchVary(t *testing.T) {
+	dir := filepath.Join("testdata", "dice", "tai-studio")
+	r := NewReader(DefaultReaderOpts())
+	rep, err := Bench(context.Background(), []string{dir}, r, BenchOpts{Vary: "rot180"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Bench(context.Background(), []string{dir}, r, BenchOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Variation != "rot180" || rep.Total.Photos != plain.Total.Photos || rep.Total.Photos == 0 {
+		t.Errorf("varied report %q with %d photos, want rot180 with %d", rep.Variation, rep.Total.Photos, plain.Total.Photos)
+	}
+	// tai-studio's single dice on a plain cloth read the same either way up.
+	if rep.Total.Exact != plain.Total.Exact || rep.Total.Misread != 0 {
+		t.Errorf("upside down: %d exact, %d misread; upright %d exact", rep.Total.Exact, rep.Total.Misread, plain.Total.Exact)
+	}
+	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{Vary: "sepia"}); err == nil || !strings.Contains(err.Error(), "no picture variation") {
+		t.Errorf("unknown variation: %v", err)
+	}
+}
