@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"fmt"
 	"image"
 	"math"
 
@@ -53,8 +54,9 @@ func (g grayImg) at(x, y float64) float64 {
 // lightness (next to the pip) by t: the median ignores a pip or a speck the strip crosses,
 // so only a straight outline ends a walk. It returns the turn and the four walk lengths
 // (along ang, ang+90°, ang+180°, ang+270°), or ok false unless the pip is centred between
-// opposite outlines (within off of their distance) on both axes, or on one axis with the
-// third outline half that distance away and the fourth missing or further (see below).
+// opposite outlines (within off of their distance) on both axes, the face no longer than
+// oneWidths times its width, or on one axis with the third outline half that distance
+// away, or less in a foreshortened face, and the fourth missing or further (see below).
 func probeOne(g grayImg, x, y, d, reach, t, off float64) (ang float64, walk [4]float64, ok bool) {
 	// Stride 2: the turn of edges a few pips long needs no more.
 	rt := math.Min(reach, 4.5*d)
@@ -135,7 +137,8 @@ func probeOne(g grayImg, x, y, d, reach, t, off float64) (ang float64, walk [4]f
 	}
 	centred := func(k int) bool { return math.Abs(walk[k]-walk[k+2]) <= off*(walk[k]+walk[k+2]) }
 	if open < 0 && centred(0) && centred(1) {
-		return ang, walk, true
+		a, b := walk[0]+walk[2], walk[1]+walk[3]
+		return ang, walk, math.Max(a, b) <= oneWidths*math.Min(a, b)
 	}
 	// In an oblique view one side of the top face may run into a side face as pale as
 	// itself: the walk there finds no outline, or one beyond the crease, further than the
@@ -154,10 +157,22 @@ func probeOne(g grayImg, x, y, d, reach, t, off float64) (ang float64, walk [4]f
 	}
 	a := walk[k2] + walk[k2+2]
 	opp := walk[(open+2)%4]
-	if math.Abs(2*opp-a) > off*a || walk[open] != 0 && walk[open] < opp {
+	if walk[open] != 0 && walk[open] < opp {
 		return ang, walk, false
 	}
-	walk[open] = a - opp
+	if math.Abs(2*opp-a) <= off*a {
+		walk[open] = a - opp
+		return ang, walk, true
+	}
+	// Foreshortened: the face's outline across the open side, then, is as far from the pip
+	// as the opposite one, and the face no narrower than 1/√2 of its width (the camera
+	// looks down more steeply than 45°). The side face seen is the one towards the camera:
+	// the dice's vertical edges converge below the picture, so the open side must point
+	// down in it (within 45°), away from the foreshortened face's far outline.
+	if 2*opp > a || 2*opp < (1-off)*a/math.Sqrt2 || math.Sin(ang+float64(open)*math.Pi/2) < 1/math.Sqrt2 {
+		return ang, walk, false
+	}
+	walk[open] = opp
 	return ang, walk, true
 }
 
@@ -188,53 +203,41 @@ func (r *Reader) oneDice(img gocv.Mat, off image.Point, spots []darkSpot, g gray
 		}
 		return false
 	}
-	for _, s := range spots {
-		if inRead(image.Pt(int(s.x), int(s.y))) {
-			continue // a pip of a die already read
-		}
-		sc := g.scale
-		x, y, d := (s.x+0.5)*sc-0.5, (s.y+0.5)*sc-0.5, s.d*sc
-		ang, w, ok := probeOne(g, x, y, d, oneReach*d, r.o.MinContrast, oneOff)
-		if !ok {
+	// A 1's face is blank but for its pip (see below), and reaches at least 1.5 pips from it
+	// every way (4.4 pips wide at least, foreshortened by √2 at most): a 1 read with a spot
+	// like a pip nearer is a lone pip of some other face (a side face's 4 cut apart).
+	for i, d := range dice {
+		if d.Value != 1 || len(d.Pips) != 1 {
 			continue
 		}
-		a, b := w[0]+w[2], w[1]+w[3]
-		if math.Max(a, b) > oneWidths*math.Min(a, b) {
-			continue
-		}
-		side := (a + b) / 2
-		if side < oneMinRatio*d || side > oneMaxRatio*d || side/sc < minSide || size > 0 && math.Abs(math.Log(side/sc/size)) > math.Log(3) {
-			continue
-		}
-		// The face's centre: midway between its edges.
-		ca, sa := math.Cos(ang), math.Sin(ang)
-		du, dv := (w[0]-w[2])/2, (w[1]-w[3])/2
-		cx, cy := x+ca*du-sa*dv, y+sa*du+ca*dv
-		c0x, c0y := (cx+0.5)/sc-0.5, (cy+0.5)/sc-0.5
-		// A 1's face is blank but for its pip: a spot like a pip elsewhere on the face
-		// makes it another value (a 3's centre pip between its corners).
-		other := false
+		p := d.Pips[0].Sub(off)
+		px, py := float64(p.X), float64(p.Y)
+		pd := 0.0
 		for _, o := range spots {
-			u, v := ca*(o.x-c0x)+sa*(o.y-c0y), -sa*(o.x-c0x)+ca*(o.y-c0y)
-			other = other || o != s && o.d > s.d/2 && math.Max(math.Abs(u), math.Abs(v)) < side/sc/2
+			if math.Hypot(o.x-px, o.y-py) < math.Max(2, o.d/2) {
+				pd = math.Max(pd, o.d)
+			}
 		}
-		if other {
+		for _, o := range spots {
+			if r := math.Hypot(o.x-px, o.y-py); pd > 0 && o.d > pd/2 && r > pd/2 && r < 1.5*pd {
+				dice[i].Value, dice[i].Why = 0, "a 1 with another pip beside its own"
+				break
+			}
+		}
+	}
+	for _, s := range spots {
+		if j := readAt(dice, image.Pt(int(s.x), int(s.y)).Add(off)); j >= 0 {
+			// A pip of a die already read. If that die is a 2 but this pip is the centre of
+			// a 1's face outlined all round, its other pip on another face, the die reads
+			// either way (a top face's 1 and a side face's pip read as a 2): it is left unread.
+			if dice[j].Value == 2 && r.contested(img, off, s, g, spots, dice[j]) {
+				dice[j].Why = fmt.Sprintf("ambiguous: reads %d, or 1 from a face outlined around one pip", dice[j].Value)
+				dice[j].Value, dice[j].amb = 0, true
+			}
 			continue
 		}
-		// The face as the pip proposals see it (see pipDice): paler than the ring around
-		// it, and ending in an outline, here on all four sides: one pip, unlike a layout of
-		// several, says nothing of its own that it lies on a die. Then the face reader must
-		// read a 1 surely, at every pip threshold, with no pip left out on the face.
-		c := cand{r: rotRect{cx: c0x, cy: c0y, w: side / sc, h: side / sc, ang: ang}, side: side / sc}
-		fL, ringL, ends := faceRegion(img, c, s.d/2/c.side, r.o.MinContrast)
-		if fL < ringL+r.o.MinContrast/2 || ends < 4 {
-			continue
-		}
-		// Its outline seen all round, the face ends there: a spot beyond it is on another
-		// face, and no partner of the pip in a 2 (a side face's pip in an oblique view).
-		c.outlined = true
-		f := r.readFace(img, c)
-		if f.value != 1 || f.amb || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) {
+		f, c, ok := r.oneFace(img, s, g, spots, minSide, size)
+		if !ok {
 			continue
 		}
 		one := f.die(c, off)
@@ -257,4 +260,86 @@ func (r *Reader) oneDice(img gocv.Mat, off image.Point, spots []darkSpot, g gray
 		dice = append(kept, one)
 	}
 	return dice
+}
+
+// oneFace reads the face of a 1 around the spot s (see oneDice): it returns the face and
+// the candidate read, and ok only for a sure 1 on a face outlined all round.
+func (r *Reader) oneFace(img gocv.Mat, s darkSpot, g grayImg, spots []darkSpot, minSide, size float64) (face, cand, bool) {
+	sc := g.scale
+	x, y, d := (s.x+0.5)*sc-0.5, (s.y+0.5)*sc-0.5, s.d*sc
+	ang, w, ok := probeOne(g, x, y, d, oneReach*d, r.o.MinContrast, oneOff)
+	if !ok {
+		return face{}, cand{}, false
+	}
+	a, b := w[0]+w[2], w[1]+w[3]
+	side := (a + b) / 2
+	if side < oneMinRatio*d || side > oneMaxRatio*d || side/sc < minSide || size > 0 && math.Abs(math.Log(side/sc/size)) > math.Log(3) {
+		return face{}, cand{}, false
+	}
+	// The face's centre: midway between its edges.
+	ca, sa := math.Cos(ang), math.Sin(ang)
+	du, dv := (w[0]-w[2])/2, (w[1]-w[3])/2
+	cx, cy := x+ca*du-sa*dv, y+sa*du+ca*dv
+	c0x, c0y := (cx+0.5)/sc-0.5, (cy+0.5)/sc-0.5
+	// A 1's face is blank but for its pip: a spot like a pip elsewhere on the face
+	// makes it another value (a 3's centre pip between its corners).
+	other := false
+	for _, o := range spots {
+		u, v := ca*(o.x-c0x)+sa*(o.y-c0y), -sa*(o.x-c0x)+ca*(o.y-c0y)
+		other = other || o != s && o.d > s.d/2 && math.Max(math.Abs(u), math.Abs(v)) < side/sc/2
+	}
+	if other {
+		return face{}, cand{}, false
+	}
+	// The face as the pip proposals see it (see pipDice): paler than the ring around
+	// it, and ending in an outline, here on all four sides: one pip, unlike a layout of
+	// several, says nothing of its own that it lies on a die. Then the face reader must
+	// read a 1 surely, at every pip threshold, with no pip left out on the face.
+	c := cand{r: rotRect{cx: c0x, cy: c0y, w: side / sc, h: side / sc, ang: ang}, side: side / sc}
+	fL, ringL, ends := faceRegion(img, c, s.d/2/c.side, r.o.MinContrast)
+	if fL < ringL+r.o.MinContrast/2 || ends < 4 {
+		return face{}, cand{}, false
+	}
+	// Its outline seen all round, the face ends there: a spot beyond it is on another
+	// face, and no partner of the pip in a 2 (a side face's pip in an oblique view).
+	c.outlined = true
+	f := r.readFace(img, c)
+	if f.value != 1 || f.amb || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) {
+		return face{}, cand{}, false
+	}
+	return f, c, true
+}
+
+// readAt is the index of the read die whose box holds p (frame pixels), or -1.
+func readAt(dice []Die, p image.Point) int {
+	for i, d := range dice {
+		if d.Value > 0 && p.In(d.Box) {
+			return i
+		}
+	}
+	return -1
+}
+
+// contested says whether the pip s of the die d (read as a 2; off: the image's offset in
+// the frame) is the centre of a sure 1's face outlined all round (oneFace) with
+// every other pip of d on another face: beyond its outline by a pip's width at least, as a
+// side face's pips lie inside its own edges. A pip of a 4 or 2 seen as the centre of a face
+// reaching just short of its neighbours is no such case.
+func (r *Reader) contested(img gocv.Mat, off image.Point, s darkSpot, g grayImg, spots []darkSpot, d Die) bool {
+	minSide := 0.012 * float64(max(img.Cols(), img.Rows()))
+	_, c, ok := r.oneFace(img, s, g, spots, minSide, 0)
+	if !ok {
+		return false
+	}
+	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
+	for _, p := range d.Pips {
+		x, y := float64(p.X-off.X)-c.r.cx, float64(p.Y-off.Y)-c.r.cy
+		if math.Hypot(float64(p.X-off.X)-s.x, float64(p.Y-off.Y)-s.y) < s.d {
+			continue // s itself
+		}
+		if math.Max(math.Abs(ca*x+sa*y), math.Abs(-sa*x+ca*y)) < c.side/2+s.d {
+			return false
+		}
+	}
+	return true
 }

@@ -140,6 +140,10 @@ func TestReadHardFaces(t *testing.T) {
 			"a 1 whose outline is seen all round: a side face's pip beyond it is no partner in a 2 at any pip threshold"},
 		{"matteop65/two_35.jpg", "[2 2 2 2]",
 			"a 2 proposed from its pips inside the unreadable blob of its own top and side faces replaces that blob"},
+		{"matteop65/dice_13.jpg", "[1 1]",
+			"a 1 seen obliquely, its face foreshortened and its near side running into its pale side face: outlined on three sides, centred on the pip"},
+		{"matteop65/dice_27.jpg", "[1 1 1]",
+			"a foreshortened 1 whose walk towards the camera runs past its top face onto its side face"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
@@ -194,6 +198,8 @@ func TestReadNoFalseValue(t *testing.T) {
 			"a pip of an ivory die on pale wood, found as a die of its own with its halo, read as a 1"},
 		{"matteop65/two_9.jpg", "2",
 			"the two pips of an ivory 2 on pale wood, each found as a die with its halo, read as two 1s"},
+		{"matteop65/dice_42.jpg", "1 1 1 1 1",
+			"a 1's pip with a side face's pip read as a 2, and a side face's 4 cut apart read as a 1, once the foreshortened 1s beside them are read"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
