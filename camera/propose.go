@@ -456,7 +456,7 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 			kept = append(kept, d)
 		}
 	}
-	return r.oneDice(img, off, spots, g, append(kept, out...))
+	return continued(img, g, r.o.MinContrast, r.oneDice(img, off, spots, g, append(kept, out...)), spots, off)
 }
 
 // shapedAlike says whether the spots are foreshortened alike, as one face's pips are (see
