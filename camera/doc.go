@@ -38,7 +38,15 @@
 //     pips: dark spots (a black-hat of the lightness) in groups that fit a layout, away from
 //     the dice found. Such a face is kept only when it is paler than its surroundings, ends
 //     in an outline on three sides at least, is no smaller than a blob the finder keeps,
-//     holds no pip off its layout, and reads 2 to 6 surely.
+//     holds no pip off its layout, and reads 2 to 6 surely with as many pips as proposed it.
+//     A cluster that fits no layout gives the faces inside it (each pair of spots taken as a
+//     face's diagonal corners), and a lone spot centred in a square outline proposes a 1
+//     (ones.go). A face read surely replaces the unread blob of its own die.
+//  5. A reading must not be part of something bigger: two faces cut from one blob with no
+//     seam between them are one die seen obliquely (seam.go); a 4 whose rows, or a 2 or 3
+//     whose line of pips, run on into pips like its own is part of a bigger face
+//     (continued.go). Unread candidates with no die's colour or outline, or unlike the dice
+//     read when those are all alike, are left out as clutter.
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).
