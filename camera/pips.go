@@ -1071,8 +1071,7 @@ func noFace(lab []byte, P int, S, t float64) string {
 			g.b[i] = math.Sqrt((L-fL)*(L-fL)+2*((A-fA)*(A-fA)+(B-fB)*(B-fB))) <= t
 		}
 	}
-	dl, da, db := fL-Ls.median(), fA-As.median(), fB-Bs.median()
-	if math.Sqrt(dl*dl+2*(da*da+db*db)) < t {
+	if labDist([3]float64{fL, fA, fB}, [3]float64{Ls.median(), As.median(), Bs.median()}) < t {
 		return "no face: its colour is that of its surroundings"
 	}
 	// The region of the face's colour: the component with most pixels near the centre.
