@@ -52,6 +52,8 @@ type BenchSet struct {
 	BoxesHit  int      `json:"boxes_found,omitempty"`
 	FalseDice int      `json:"false_dice,omitempty"`
 	Failed    []string `json:"failed,omitempty"` // photos not read exactly
+	// MisreadPhotos lists the misread photos with both multisets: "file: true [1 2 3 4] read [1 2 3 5]".
+	MisreadPhotos []string `json:"misread_photos,omitempty"`
 	// WrongDice lists, from boxes.csv, dice read with a wrong value: "file: true 5 read 6 at (x,y)".
 	WrongDice []string `json:"wrong_dice,omitempty"`
 	ms        []float64
@@ -127,6 +129,7 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 	rep.Total.finish()
 	rep.Total.Failed = nil
 	rep.Total.WrongDice = nil
+	rep.Total.MisreadPhotos = nil
 	rep.Sets = append(rep.Sets, many...)
 	return rep, nil
 }
@@ -162,6 +165,7 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, vary Variation, 
 		s.Unreadable++
 	case common < len(got):
 		s.Misread++
+		s.MisreadPhotos = append(s.MisreadPhotos, fmt.Sprintf("%s: true %v read %v", p.file, p.values, got))
 	case !exact:
 		s.Incomplete++
 	}

@@ -419,3 +419,28 @@ func testPhoto(t *testing.T, file string) gocv.Mat {
 	}
 	return img
 }
+
+// TestBenchMisreadPhotos: a photo labelled with a value it does not show is listed as misread,
+// with both multisets, so a bench run says which photos to look at.
+func TestBenchMisreadPhotos(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("testdata", "dice", "tai-studio", "eyes_3_2.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "three.jpg"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("file,values\nthree.jpg,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Bench(context.Background(), []string{dir}, NewReader(DefaultReaderOpts()), BenchOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Sets[0]
+	want := []string{"three.jpg: true [4] read [3]"}
+	if s.Misread != 1 || fmt.Sprint(s.MisreadPhotos) != fmt.Sprint(want) {
+		t.Errorf("misread %d %q, want 1 %q", s.Misread, s.MisreadPhotos, want)
+	}
+}

@@ -215,4 +215,9 @@ func printBench(w io.Writer, rep camera.BenchReport) {
 	if len(names) > 0 {
 		fmt.Fprintln(w, "\nphotos not read exactly:", strings.Join(names, ", "))
 	}
+	for _, s := range rep.Sets {
+		for _, m := range s.MisreadPhotos {
+			fmt.Fprintf(w, "misread in %s: %s\n", s.Name, m)
+		}
+	}
 }
