@@ -18,6 +18,11 @@ import (
 // lightness, t the least contrast that counts.
 func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot, off image.Point) []Die {
 	for i, d := range dice {
+		if d.Value == 1 && len(d.Pips) == 1 && !d.outlined && lonePipContinued(img, g, t, dice, i, spots, off) {
+			dice[i].Value = 0
+			dice[i].Why = "a pip like its own on the same face: part of a bigger face"
+			continue
+		}
 		if d.Value < 2 || d.Value > 3 || len(d.Pips) != d.Value {
 			continue
 		}
@@ -142,4 +147,46 @@ func ringL(g grayImg, x, y, d float64) float64 {
 		}
 	}
 	return median(v)
+}
+
+// lonePipContinued says whether the i-th die, read as a 1, is one pip of a bigger face: a
+// spot like its pip (as big, within spotSizes, no flatter), lit as its face is and on no other
+// die read, lies within the die's reach. A 1's face is blank but for its pip; the pips beyond
+// its outline are on its side faces, which are lit differently and foreshortened more (see
+// continued); a pip of a 2 or 4 whose die's body does not stand out has its partners there.
+// A 1 whose outline was seen all round (see oneDice) ends there, and is not checked.
+func lonePipContinued(img gocv.Mat, g grayImg, t float64, dice []Die, i int, spots []darkSpot, off image.Point) bool {
+	d := dice[i]
+	p := d.Pips[0].Sub(off)
+	px, py := float64(p.X), float64(p.Y)
+	own, pd := -1, 0.0
+	for s, o := range spots {
+		if math.Hypot(o.x-px, o.y-py) < math.Max(2, o.d/2) && o.d > pd {
+			own, pd = s, o.d
+		}
+	}
+	if own < 0 {
+		return false
+	}
+	// A bigger face's pips lie within a side of each other (a 2's diagonal, about 0.8 side).
+	reach := float64(max(d.Box.Dx(), d.Box.Dy()))
+	lp := ringL(g, px, py, pd)
+	qp := roundness(img, spots[own], d.col)
+	for s, o := range spots {
+		r := math.Hypot(o.x-px, o.y-py)
+		if s == own || r < 1.5*pd || r > reach || math.Max(o.d, pd) > spotSizes*math.Min(o.d, pd) {
+			continue
+		}
+		if onOther(dice, i, image.Pt(int(math.Round(o.x)), int(math.Round(o.y))).Add(off)) {
+			continue
+		}
+		if math.Abs(ringL(g, o.x, o.y, o.d)-lp) >= t/2 {
+			continue
+		}
+		if q := roundness(img, o, d.col); qp == 0 || q == 0 || q < sideRatio*qp {
+			continue
+		}
+		return true
+	}
+	return false
 }

@@ -10,8 +10,9 @@ import (
 // TestReadPartOfAFace: ivory dice on pale wood, their colour changed a little (a bluer light,
 // a brighter exposure), so that the die's body no longer stands out and the face is fitted to
 // part of its pips: two pips of a 4's side read as a 2 (four_3, blue × 0.8), the middle pips
-// of a 6's columns read as a 2 (six_3, all channels × 1.4). The face's pips run on beyond
-// the part: the die must be refused, never read as the part's value.
+// of a 6's columns read as a 2 (six_3, all channels × 1.4), one pip of a 4 read as a 1
+// (four_43, all channels × 1.4). The face's pips run on beyond the part: the die must be
+// refused, never read as the part's value.
 func TestReadPartOfAFace(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct {
@@ -22,6 +23,7 @@ func TestReadPartOfAFace(t *testing.T) {
 	}{
 		{"matteop65/four_3.jpg", [3]float64{0.8, 1, 1}, "[4]", 2},
 		{"matteop65/six_3.jpg", [3]float64{1.4, 1.4, 1.4}, "[6]", 2},
+		{"matteop65/four_43.jpg", [3]float64{1.4, 1.4, 1.4}, "[4 4 4 4 4]", 1},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := testPhoto(t, c.file)

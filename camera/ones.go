@@ -241,7 +241,7 @@ func (r *Reader) oneDice(img gocv.Mat, off image.Point, spots []darkSpot, g gray
 			continue
 		}
 		one := f.die(c, off)
-		if inRead(one.Box.Min.Add(one.Box.Max).Div(2).Sub(off)) {
+		if inRead(one.Box.Min.Add(one.Box.Max).Div(2).Sub(off)) || overlapsRead(one.Box, dice) {
 			continue
 		}
 		// Dice cannot overlap: an unread candidate that holds this pip, is centred less than
@@ -308,6 +308,20 @@ func (r *Reader) oneFace(img gocv.Mat, s darkSpot, g grayImg, spots []darkSpot, 
 		return face{}, cand{}, false
 	}
 	return f, c, true
+}
+
+// overlapsRead says whether a quarter or more of box b (frame pixels) lies in the box of a
+// die read. Dice cannot overlap: a 1 proposed there is a side face of that die, its lone pip
+// just beyond the top face (a read die's box is at most √2 times its face when turned, so a
+// neighbour touching it overlaps less).
+func overlapsRead(b image.Rectangle, dice []Die) bool {
+	a := b.Dx() * b.Dy()
+	for _, d := range dice {
+		if i := b.Intersect(d.Box); d.Value > 0 && 4*i.Dx()*i.Dy() >= a {
+			return true
+		}
+	}
+	return false
 }
 
 // readAt is the index of the read die whose box holds p (frame pixels), or -1.

@@ -120,6 +120,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 	}
 	rd.Dice = unlike(kept, r.o.MinContrast)
+	odd(rd.Dice, r.o.MinContrast)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {
@@ -171,6 +172,35 @@ func unlike(dice []Die, t float64) []Die {
 		}
 	}
 	return kept
+}
+
+// odd refuses a die read whose face is unlike all the others when three or more others
+// share one face colour (within t of their median) and it differs from that by more than
+// 5t, as unlike leaves such candidates out: something else among the dice (a laptop key's
+// light symbol on its dark cap read as a 1). It is refused, not left out: it may hide a die.
+func odd(dice []Die, t float64) {
+	for i, d := range dice {
+		if d.Value == 0 || d.col == [3]float64{} {
+			continue
+		}
+		var ls, as, bs []float64
+		for j, o := range dice {
+			if j != i && o.Value > 0 {
+				ls, as, bs = append(ls, o.col[0]), append(as, o.col[1]), append(bs, o.col[2])
+			}
+		}
+		if len(ls) < 3 {
+			continue
+		}
+		m := [3]float64{median(ls), median(as), median(bs)}
+		alike := true
+		for j, o := range dice {
+			alike = alike && (j == i || o.Value == 0 || labDist(o.col, m) < t)
+		}
+		if alike && labDist(d.col, m) > 5*t {
+			dice[i].Value, dice[i].Why = 0, "unlike the other dice: something else among them"
+		}
+	}
 }
 
 // labDist is the distance of two 8-bit Lab colours, hue counted twice as lightness (as the

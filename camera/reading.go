@@ -54,6 +54,8 @@ type Die struct {
 	col [3]float64
 	// amb: not read because its pips fitted two faces (values or places).
 	amb bool
+	// outlined: read from a face whose outline was seen on all four sides (see oneDice).
+	outlined bool
 }
 
 // Reading is the result of reading one frame.

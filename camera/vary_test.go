@@ -77,3 +77,40 @@ func TestBenchVary(t *testing.T) {
 		t.Errorf("unknown variation: %v", err)
 	}
 }
+
+// TestReadOddDie: matteop65/five_40.jpg at 0.6 of its size shows four ivory 5s and, at the
+// edge, a laptop key whose light symbol on its dark cap reads as a 1. A die unlike all the
+// others, which share one colour, is something else among them: it must be refused, never
+// read as a fifth die.
+func TestReadOddDie(t *testing.T) {
+	img := testPhoto(t, "matteop65/five_40.jpg")
+	defer img.Close()
+	v, err := VariationNamed("scale0.6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := v(img)
+	defer small.Close()
+	rd := NewReader(DefaultReaderOpts()).Read(small)
+	if !subOf(rd.Values(), "[5 5 5 5]") {
+		t.Errorf("%s %v (%s): want [5 5 5 5], some of it or unreadable", rd.Status, rd.Values(), rd.Why)
+	}
+}
+
+// TestReadSideFaceOne: matteop65/six_29.jpg upside down shows a 6 whose side face's lone pip,
+// just beyond the top face, sits in a square outline like a 1's. Dice cannot overlap: a 1
+// proposed over a quarter inside a read die's box is that die's side face, no die of its own.
+func TestReadSideFaceOne(t *testing.T) {
+	img := testPhoto(t, "matteop65/six_29.jpg")
+	defer img.Close()
+	v, err := VariationNamed("rot180")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turned := v(img)
+	defer turned.Close()
+	rd := NewReader(DefaultReaderOpts()).Read(turned)
+	if !subOf(rd.Values(), "[6 6 6]") {
+		t.Errorf("%s %v (%s): want [6 6 6], some of it or unreadable", rd.Status, rd.Values(), rd.Why)
+	}
+}
