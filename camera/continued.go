@@ -61,6 +61,15 @@ func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot,
 		if len(own) != len(pts) {
 			continue
 		}
+		// A 2's pips lie on one face, lit alike around them (the shared photos' 2s: most
+		// within 5, none of an exact photo's beyond 9; a side face or a neighbour 12 to 25
+		// apart). A 2 whose pips are lit differently by the least contrast that counts is a
+		// 1 with a pip of the side face below it, seen steeply foreshortened (26 and 30).
+		if d.Value == 2 && math.Abs(ringL(g, pts[0][0], pts[0][1], dm)-ringL(g, pts[1][0], pts[1][1], dm)) >= t {
+			dice[i].Value = 0
+			dice[i].Why = "a 2 whose pips are lit differently: a pip of a side face"
+			continue
+		}
 		for s, sp := range spots {
 			if own[s] || math.Max(sp.d, dm) > spotSizes*math.Min(sp.d, dm) {
 				continue

@@ -628,6 +628,38 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		if len(idx) > 1 && dmax > 2.2*dmin {
 			return fail("pips of unequal sizes")
 		}
+		// The pips of one face are printed and lit alike: their contrasts spread by about
+		// 15%, at most 30% on the shared photos. A side face's pips, lit from another angle
+		// and seen obliquely, contrast about half as much as the top face's: a layout mixing
+		// the two (a 5 and its side face's column read as a 6, a 2 and a side face's pip as
+		// a 3) is not one face.
+		if len(idx) > 1 {
+			cmin, cmax := math.Inf(1), 0.0
+			for _, j := range idx {
+				cmin, cmax = math.Min(cmin, pips[j].c), math.Max(cmax, pips[j].c)
+			}
+			if cmin < minPipContrastRatio*cmax {
+				return fail("pips of unequal contrast")
+			}
+			// A top face's pips are foreshortened alike. A pip clearly flatter than the
+			// layout's pips are as a rule (their median; see sideOf) and smaller too, as
+			// foreshortening makes it, lies on a side face, which the camera sees more
+			// obliquely (a 2 and a side face's pip read as a 3, a 4 and one as a 5).
+			// Flatness alone does not tell (a top face's pips in an oblique view are as flat
+			// as a side face's in another).
+			var qs, ds []float64
+			for _, j := range idx {
+				if pips[j].q > 0 {
+					qs, ds = append(qs, pips[j].q), append(ds, pips[j].d)
+				}
+			}
+			qm, dm := median(qs), median(ds)
+			for _, j := range idx {
+				if p := pips[j]; p.q > 0 && p.q < sideRatio*qm && p.d < sideShrink*dm {
+					return fail("a side face's pip, flatter and smaller than the face's own")
+				}
+			}
+		}
 		if one >= 0 && (len(idx) > 1 || idx[0] != one) {
 			return fail("a side face's pips (the top face shows a 1)")
 		}
@@ -1130,6 +1162,14 @@ func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
 // 5's red pips on black, one blob in the hue map), or the "die" found is itself a pip of a
 // pale die on pale wood, with its halo.
 const maxOnePip = 0.28
+
+// minPipContrastRatio is the least ratio of the weakest pip's contrast to the strongest's
+// among one face's pips (see bestFit).
+const minPipContrastRatio = 0.6
+
+// sideShrink is the largest ratio of a side face's pip's diameter to a top face pip's: the
+// pips of one face differ in size by about a tenth (see bestFit).
+const sideShrink = 0.85
 
 // sideRatio is the largest ratio of a side face's pip's roundness (axis ratio) to a top face
 // pip's that tells them apart (see sideOf).
