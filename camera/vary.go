@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -16,7 +17,8 @@ import (
 type Variation func(gocv.Mat) gocv.Mat
 
 // variations returns the named variations: rotations, scales, exposure, gamma, JPEG
-// compression and a colour cast, each a plausible difference between two rigs.
+// compression, a colour cast, a soft focus and sensor noise, each a plausible difference
+// between two rigs.
 func variations() map[string]Variation {
 	return map[string]Variation{
 		"rot90":     rotate(gocv.Rotate90Clockwise),
@@ -28,6 +30,8 @@ func variations() map[string]Variation {
 		"gamma0.7":  curve(func(_ int, v float64) float64 { return 255 * math.Pow(v/255, 0.7) }),
 		"gamma1.5":  curve(func(_ int, v float64) float64 { return 255 * math.Pow(v/255, 1.5) }),
 		"jpeg40":    recompress(40),
+		"blur":      soften(0.0025),
+		"noise8":    noise(8),
 		"blue0.8": curve(func(c int, v float64) float64 {
 			if c == 0 { // BGR: a warmer light, less blue
 				return 0.8 * v
@@ -102,6 +106,35 @@ func recompress(q int) Variation {
 		d, err := gocv.IMDecode(b.GetBytes(), gocv.IMReadColor)
 		if err != nil {
 			return m.Clone()
+		}
+		return d
+	}
+}
+
+// soften blurs the picture with a Gaussian of s times its longer side (1.6 pixels at 640):
+// a fixed-focus camera module closer to the tray than its focus, or a smudged lens.
+func soften(s float64) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		d := gocv.NewMat()
+		sigma := s * float64(max(m.Cols(), m.Rows()))
+		gocv.GaussianBlur(m, &d, image.Point{}, sigma, sigma, gocv.BorderReflect101)
+		return d
+	}
+}
+
+// noise adds Gaussian noise of standard deviation sd to every channel of every pixel: a
+// small sensor at high gain in a dim room. The generator is seeded alike for every picture,
+// so a bench run is repeatable.
+func noise(sd float64) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		b := m.ToBytes()
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i, v := range b {
+			b[i] = uint8(math.Max(0, math.Min(255, math.Round(float64(v)+sd*rng.NormFloat64()))))
+		}
+		d, err := gocv.NewMatFromBytes(m.Rows(), m.Cols(), m.Type(), b)
+		if err != nil {
+			return m.Clone() // cannot happen: the bytes are the picture's own
 		}
 		return d
 	}

@@ -2,6 +2,7 @@ package camera
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,17 +21,22 @@ func TestVariations(t *testing.T) {
 		name  string
 		w, h  int
 		check func(m gocv.Scalar) bool
+		// grain, when set: the ratio the picture's grain (mean difference of neighbouring
+		// pixels) must fall below (< 1, a blur) or rise above (> 1, noise).
+		grain float64
 	}{
-		{"rot90", h, w, nil},
-		{"rot180", w, h, nil},
-		{"scale0.6", 384, 288, nil},
-		{"scale1.5", 960, 720, nil},
-		{"bright0.6", w, h, func(m gocv.Scalar) bool { return m.Val2 < 0.65*m0.Val2 }},
-		{"bright1.4", w, h, func(m gocv.Scalar) bool { return m.Val2 > 1.1*m0.Val2 }},
-		{"gamma0.7", w, h, func(m gocv.Scalar) bool { return m.Val2 > m0.Val2 }},
-		{"gamma1.5", w, h, func(m gocv.Scalar) bool { return m.Val2 < m0.Val2 }},
-		{"jpeg40", w, h, func(m gocv.Scalar) bool { return m.Val2 > 0.95*m0.Val2 && m.Val2 < 1.05*m0.Val2 }},
-		{"blue0.8", w, h, func(m gocv.Scalar) bool { return m.Val1 < 0.85*m0.Val1 && m.Val3 == m0.Val3 }},
+		{"rot90", h, w, nil, 0},
+		{"rot180", w, h, nil, 0},
+		{"scale0.6", 384, 288, nil, 0},
+		{"scale1.5", 960, 720, nil, 0},
+		{"bright0.6", w, h, func(m gocv.Scalar) bool { return m.Val2 < 0.65*m0.Val2 }, 0},
+		{"bright1.4", w, h, func(m gocv.Scalar) bool { return m.Val2 > 1.1*m0.Val2 }, 0},
+		{"gamma0.7", w, h, func(m gocv.Scalar) bool { return m.Val2 > m0.Val2 }, 0},
+		{"gamma1.5", w, h, func(m gocv.Scalar) bool { return m.Val2 < m0.Val2 }, 0},
+		{"jpeg40", w, h, func(m gocv.Scalar) bool { return m.Val2 > 0.95*m0.Val2 && m.Val2 < 1.05*m0.Val2 }, 0},
+		{"blue0.8", w, h, func(m gocv.Scalar) bool { return m.Val1 < 0.85*m0.Val1 && m.Val3 == m0.Val3 }, 0},
+		{"blur", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-m0.Val2) < 1 }, 0.8},
+		{"noise8", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-m0.Val2) < 1 }, 1.5},
 	} {
 		v, err := VariationNamed(tc.name)
 		if err != nil {
@@ -43,14 +49,29 @@ func TestVariations(t *testing.T) {
 		if tc.check != nil && !tc.check(mean(out)) {
 			t.Errorf("%s: mean BGR %v from %v", tc.name, mean(out), m0)
 		}
+		if g, g0 := grain(out), grain(img); tc.grain < 1 && tc.grain > 0 && g > tc.grain*g0 || tc.grain > 1 && g < tc.grain*g0 {
+			t.Errorf("%s: grain %.2f from %.2f, want a ratio beyond %.1f", tc.name, g, g0, tc.grain)
+		}
 		out.Close()
 	}
-	if len(Variations()) != 10 {
-		t.Errorf("variations %v, want the ten tested here", Variations())
+	if len(Variations()) != 12 {
+		t.Errorf("variations %v, want the twelve tested here", Variations())
 	}
 	if _, err := VariationNamed("sepia"); err == nil || !strings.Contains(err.Error(), "rot180") {
 		t.Errorf("unknown variation: %v, want an error listing the names", err)
 	}
+}
+
+// grain is the mean absolute difference of horizontally neighbouring bytes of a BGR
+// picture's rows (each channel with its own neighbour): fine detail and noise.
+func grain(m gocv.Mat) float64 {
+	b, w, sum := m.ToBytes(), m.Cols()*3, 0
+	for i := range b {
+		if i%w >= 3 {
+			sum += int(math.Abs(float64(b[i]) - float64(b[i-3])))
+		}
+	}
+	return float64(sum) / float64(len(b))
 }
 
 // TestBenchVary benches the testdata photos turned upside down: the report says so, every
