@@ -57,7 +57,7 @@ func (f face) die(c cand, off image.Point) Die {
 	}
 	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, src: c,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))

@@ -121,6 +121,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	rd.Dice = unlike(kept, r.o.MinContrast)
 	odd(rd.Dice, r.o.MinContrast)
+	r.stable(img, rd.Dice)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {

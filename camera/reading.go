@@ -56,6 +56,8 @@ type Die struct {
 	amb bool
 	// outlined: read from a face whose outline was seen on all four sides (see oneDice).
 	outlined bool
+	// src is the candidate the face was read from, in the picture searched (see stable.go).
+	src cand
 }
 
 // Reading is the result of reading one frame.
