@@ -23,8 +23,8 @@ const (
 // square takes in a neighbour's pip, a shrunk one cuts a pip off); both together rarely do.
 //
 // It costs a face read per die, so it is spent only on a reading that would be trusted: one
-// unread die, or the wrong number of dice, already keeps the reading from being used, and
-// the first die refused does too.
+// unread die, or the wrong number of dice, already keeps the reading from being used. Once
+// one die is refused the others are still checked, so that no value shown is one it refuses.
 func (r *Reader) stable(img gocv.Mat, dice []Die) {
 	if r.o.Expect > 0 && len(dice) != r.o.Expect {
 		return
@@ -56,7 +56,6 @@ func (r *Reader) stable(img gocv.Mat, dice []Die) {
 		dice[i].Why = fmt.Sprintf("unstable: reads %d, but %s in a square %.0f%% as wide and %s in one %.0f%%",
 			d.Value, reads(got[0]), 100*scales[0], reads(got[1]), 100*scales[1])
 		dice[i].Value = 0
-		return
 	}
 }
 
