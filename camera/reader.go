@@ -121,7 +121,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	rd.Dice = unlike(kept, r.o.MinContrast)
 	odd(rd.Dice, r.o.MinContrast)
-	r.stable(img, rd.Dice)
+	oneBody(img, off, rd.Dice, r.o.MinContrast)
+	r.stable(img, rd.Dice) // last: it is spent only on a reading that would be trusted
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {

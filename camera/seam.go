@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"image"
 	"math"
 	"sort"
 
@@ -146,4 +147,41 @@ func partOfSix(img gocv.Mat, f face) bool {
 		}
 	}
 	return false
+}
+
+// oneBody refuses two dice read whose faces are one die's top face and its own side face:
+// their centres lie within 1.2 sides and no seam parts them (as sideFacePair says for two
+// cuts of one blob), and their faces have one hue (one die is one material; the light
+// changes only how pale each face looks; t is the least contrast, hue counted twice as in
+// labDist). A side face read as a die of its own, from its pips or from a blob of its own,
+// sits just as close to its top face with the same smooth crease between. One of the two
+// must be a face of two or more pips, whose box is the face itself: a 1 found from a blob
+// has the die's box with its shadow, whose centre is not the face's, up to twice the face.
+func oneBody(img gocv.Mat, off image.Point, dice []Die, t float64) {
+	centre := func(d Die) [2]float64 {
+		return [2]float64{float64(d.Box.Min.X+d.Box.Max.X)/2 - float64(off.X), float64(d.Box.Min.Y+d.Box.Max.Y)/2 - float64(off.Y)}
+	}
+	var refuse []int
+	for i, d := range dice {
+		for j := i + 1; j < len(dice); j++ {
+			e := dice[j]
+			if d.Value == 0 || e.Value == 0 || (d.Value < 2 && e.Value < 2) {
+				continue
+			}
+			if labDist([3]float64{0, d.col[1], d.col[2]}, [3]float64{0, e.col[1], e.col[2]}) >= t {
+				continue
+			}
+			w := float64(d.Box.Dx()+d.Box.Dy()+e.Box.Dx()+e.Box.Dy()) / 4
+			if 2*math.Min(float64(d.Box.Dx()), float64(e.Box.Dx())) < math.Max(float64(d.Box.Dx()), float64(e.Box.Dx())) {
+				continue // a side face is as long as its top face along their crease
+			}
+			a, b := centre(d), centre(e)
+			if math.Hypot(a[0]-b[0], a[1]-b[1]) < 1.2*w && seamDip(img, a, b, w/4) < seamContrast {
+				refuse = append(refuse, i, j)
+			}
+		}
+	}
+	for _, i := range refuse {
+		dice[i].Value, dice[i].Why = 0, "a face and the side face beside it, with no seam between them: one die seen obliquely"
+	}
 }
