@@ -15,6 +15,8 @@ type pip struct {
 	// q is the pip's axis ratio (minor/major, 1 when round, 0 when not measured) and o its
 	// major axis's direction in the patch (radians, 0 to π); see pipShape.
 	q, o float64
+	// l is the pip's median lightness less the face's (see pipLightness).
+	l float64
 }
 
 // face is what was read from one die candidate.
@@ -303,6 +305,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		}
 		tf := a.t
 		ps := findPips(a.C, P, S, tf)
+		pipLightness(ps, lab, P, fL)
 		if c.outlined {
 			ps = insideFace(ps, S)
 		}
@@ -660,12 +663,31 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 				}
 			}
 		}
+		if len(idx) > 1 {
+			// A face's pips are printed in one colour: all darker than the face or all
+			// lighter. A layout of a dark spot and a light one (a dark die's bevel and
+			// the glossy pip of its 1) is no face.
+			dark, light := false, false
+			for _, j := range idx {
+				dark = dark || pips[j].l < -t/2
+				light = light || pips[j].l > t/2
+			}
+			if dark && light {
+				return fail("pips darker and lighter than the face")
+			}
+		}
 		if one >= 0 && (len(idx) > 1 || idx[0] != one) {
 			return fail("a side face's pips (the top face shows a 1)")
 		}
 		ft, ok := fitLayout(pts, S)
 		if !ok || ft.err > r.o.MaxLayoutError {
 			return fail(fmt.Sprintf("layout error %.2f", ft.err))
+		}
+		if len(idx) == 3 && bent(pts) > maxBend {
+			// A view maps straight lines to straight lines, so a 3's pips stay in one
+			// line however the die is seen; a bend is a speck of marbling or glare
+			// taken for its middle pip (a 2 read as a 3).
+			return fail(fmt.Sprintf("three pips off one line by %.2f of their length", bent(pts)))
 		}
 		if len(idx) == 1 {
 			if pips[idx[0]].d > maxOnePip*S {
@@ -718,6 +740,15 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			return fail("a side face's pip with the top face's")
 		} else if ft.f.a < 0.08*S || ft.f.a > 0.42*S {
 			return fail(fmt.Sprintf("pip spacing %.2f of the die", ft.f.a/S))
+		} else if d := pipWidth(pips, idx); d > math.Sqrt2*ft.f.a {
+			// A die's 3 and 5 hold a centre pip √2 spacings from each corner pip, so a
+			// die's pips are narrower than that (up to 1.3 spacings on the faces of exact
+			// photos; 1.6–1.8 where glare or blur hid a 3's corner): pips that wide make a
+			// layout fitted at a fraction of the face's spacing, its pips neighbours on a
+			// bigger face (a 3's corner and centre read as a 2 of half the spacing). A
+			// few real 2s printed with their pips near the centre are refused with them.
+			bigger = bigger || len(idx) == 2
+			return fail(fmt.Sprintf("pips %.2f spacings wide: neighbours on a bigger face", d/ft.f.a))
 		} else if tilt := math.Min(ft.f.ang, math.Pi/2-ft.f.ang); sided && len(idx) <= 3 && tilt > 25*math.Pi/180 {
 			// Few pips constrain the layout weakly: they must also line up with the die's sides
 			// (when the sides are seen at all: sided).
@@ -1223,4 +1254,60 @@ func oneWithSides(pips []pip, S float64) int {
 		}
 	}
 	return -1
+}
+
+// pipWidth is the median diameter of the pips idx (patch pixels).
+func pipWidth(pips []pip, idx []int) float64 {
+	ds := make([]float64, len(idx))
+	for i, j := range idx {
+		ds[i] = pips[j].d
+	}
+	return median(ds)
+}
+
+// pipLightness sets each pip's l: the median lightness of the patch (Lab bytes, P wide) within
+// half the pip's radius of its centre, less the face's lightness fL.
+func pipLightness(ps []pip, lab []byte, P int, fL float64) {
+	var ls []float64
+	for i := range ps {
+		p := &ps[i]
+		cx, cy := p.x+float64(P)/2, p.y+float64(P)/2
+		r := math.Max(1, p.d/4)
+		ls = ls[:0]
+		for y := int(cy - r); y <= int(cy+r)+1; y++ {
+			for x := int(cx - r); x <= int(cx+r)+1; x++ {
+				if x < 0 || y < 0 || x >= P || y >= P || math.Hypot(float64(x)-cx, float64(y)-cy) > r {
+					continue
+				}
+				ls = append(ls, float64(lab[3*(y*P+x)]))
+			}
+		}
+		if len(ls) > 0 {
+			p.l = median(ls) - fL
+		}
+	}
+}
+
+// maxBend is the largest distance of a 3's middle pip from the line through its outer pips, in
+// lengths of that line: real 3s measure up to 0.08 on the shared photos (a pixel on the
+// smallest dice), a marbling speck taken for the middle pip 0.27.
+const maxBend = 0.15
+
+// bent is the distance of the middle one of three points from the line through the other two,
+// the two furthest apart, in units of their distance.
+func bent(pts [][2]float64) float64 {
+	i, j, best := 0, 1, -1.0
+	for a := range pts {
+		for b := a + 1; b < len(pts); b++ {
+			if d := math.Hypot(pts[a][0]-pts[b][0], pts[a][1]-pts[b][1]); d > best {
+				i, j, best = a, b, d
+			}
+		}
+	}
+	if best <= 0 {
+		return 0
+	}
+	k := 3 - i - j
+	p, q, m := pts[i], pts[j], pts[k]
+	return math.Abs((q[0]-p[0])*(m[1]-p[1])-(q[1]-p[1])*(m[0]-p[0])) / (best * best)
 }
