@@ -212,7 +212,10 @@ func cutBlobs(fg grid, blobs []blob, side, scale float64, peel func(blob) []blob
 	return out
 }
 
-// outline returns the minimal rectangle around a pixel set and whether it touches the border.
+// outline returns the minimal rectangle around a pixel set and whether it touches the border:
+// along a tenth of its size (the square root of its area) at least. A die cut by the picture's
+// edge meets it along a chord that long unless no more than a corner's tip is outside, clear of
+// every pip; a thread of noise from a die's soft halo to the edge is narrower.
 func outline(g grid, px []int) (rotRect, bool) {
 	x0, y0, x1, y1 := g.w, g.h, 0, 0
 	for _, i := range px {
@@ -226,15 +229,18 @@ func outline(g grid, px []int) (rotRect, bool) {
 		in[at(i%g.w, i/g.w)] = true
 	}
 	var xs, ys []float64
-	edge := x0 == 0 || y0 == 0 || x1 == g.w-1 || y1 == g.h-1
+	border := 0
 	for _, i := range px {
 		x, y := i%g.w, i/g.w
+		if x == 0 || y == 0 || x == g.w-1 || y == g.h-1 {
+			border++
+		}
 		if !in[at(x-1, y)] || !in[at(x+1, y)] || !in[at(x, y-1)] || !in[at(x, y+1)] {
 			xs = append(xs, float64(x))
 			ys = append(ys, float64(y))
 		}
 	}
-	return minRect(xs, ys), edge
+	return minRect(xs, ys), border > 0 && float64(border) >= 0.1*math.Sqrt(float64(len(px)))
 }
 
 // shadeMin is the least light, as a share of the tray's, that a part of the tray in shade keeps

@@ -48,7 +48,7 @@ func TestReadTestdata(t *testing.T) {
 	floors := map[string]struct{ exact, dice float64 }{
 		"nell-byler<=6": {55, 78}, // measured 66.7, 85.4 (the 328 build)
 		"matteop65<=6":  {75, 88}, // measured 87.1, 94.7
-		"tai-studio<=6": {66, 66}, // eyes_1_1.jpg: a 1 whose glare reads as a second pip: refused as ambiguous
+		"tai-studio<=6": {99, 99}, // measured 100 (eyes_1_1: a stain beside a 1; eyes_3_1: a halo's thread to the edge)
 	}
 	for _, s := range rep.Sets {
 		f, ok := floors[s.Name]
