@@ -15,9 +15,14 @@ import (
 // tray). The part is never read; the die is left unread. Only 2s and 3s are checked: their
 // pips lie on one line, which fixes where a bigger face's grid goes on. spots are in
 // picture pixels less off, the dice's boxes and pips in picture pixels; g is the picture's
-// lightness, t the least contrast that counts.
+// lightness, t the least contrast that counts. First, a side face read with its own top face
+// beyond one of its edges is refused (see topBeyond).
 func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot, off image.Point) []Die {
 	for i, d := range dice {
+		if d.Value > 0 && topBeyond(img, g, t, dice, i, spots, off) {
+			dice[i].Value, dice[i].Why = 0, "its own top face beyond an edge: a side face"
+			continue
+		}
 		if d.Value == 1 && len(d.Pips) == 1 && !d.outlined && lonePipContinued(img, g, t, dice, i, spots, off) {
 			dice[i].Value = 0
 			dice[i].Why = "a pip like its own on the same face: part of a bigger face"

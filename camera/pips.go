@@ -59,7 +59,7 @@ func (f face) die(c cand, off image.Point) Die {
 	}
 	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, src: c,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, src: c, fc: f.face,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
@@ -572,6 +572,34 @@ func findPips(C []float64, P int, S, t float64) []pip {
 		// Axis ratio from second moments: pips on a foreshortened side face are ellipses.
 		mx, my, l1, l2, ax, ay := m.axes()
 		elong := math.Sqrt(l1 / math.Max(1e-9, l2))
+		if elong >= 3 && elong < 5 && d < 0.6*S {
+			// Three pips in a row merged into a bar: a soft focus (or pips nearly touching)
+			// joins a 6's rows and a 3's or 5's diagonal, the only rows of three on a die.
+			// Three discs of diameter w spaced s apart have a variance along the row of
+			// 8s²/12 more than across it; the bar is split when s and w are those of pips
+			// that merged, not overlapping and not far apart, and spaced as a die's pips are
+			// (finer bars are texture: wood grain, a crease, a 1's pip with its shadow).
+			s3 := math.Sqrt(1.5 * math.Max(0, l1-l2))
+			w3 := 2 * math.Sqrt(area/3/math.Pi)
+			if math.Abs(ax)+math.Abs(ay) < 1e-9 {
+				ax, ay = 1, 0
+			}
+			n := math.Hypot(ax, ay)
+			ux, uy := ax/n*s3, ay/n*s3
+			// Two long pips merged (a foreshortened face) have the same moments, but their
+			// gap lies at the bar's middle, where three pips have their middle pip: the
+			// middle must contrast at least as much as the gaps of three pips would.
+			at := func(f float64) float64 { return meanAround(C, P, mx+f*ux, my+f*uy) }
+			mid := at(0) >= 0.5*(at(-0.5)+at(0.5))
+			if mid && s3 >= 0.8*w3 && s3 <= 1.8*w3 && s3 >= 0.1*S {
+				// Merged pips touch, so none is wider than the spacing: the bar's area,
+				// with the gaps it filled, says more (see pipWidth's check in bestFit).
+				for _, f := range []float64{-1, 0, 1} {
+					out = append(out, pip{x: mx - half + f*ux, y: my - half + f*uy, d: math.Min(w3, s3), c: sc / area})
+				}
+			}
+			continue
+		}
 		if elong > 1.75 && elong < 3 && d < 0.5*S {
 			// Perhaps two pips merged (big pips close together): kept aside until the
 			// single pips' size is known.
@@ -1310,4 +1338,18 @@ func bent(pts [][2]float64) float64 {
 	k := 3 - i - j
 	p, q, m := pts[i], pts[j], pts[k]
 	return math.Abs((q[0]-p[0])*(m[1]-p[1])-(q[1]-p[1])*(m[0]-p[0])) / (best * best)
+}
+
+// meanAround is the mean of C over the 3×3 pixels round (x, y).
+func meanAround(C []float64, P int, x, y float64) float64 {
+	var s, n float64
+	for yy := int(math.Round(y)) - 1; yy <= int(math.Round(y))+1; yy++ {
+		for xx := int(math.Round(x)) - 1; xx <= int(math.Round(x))+1; xx++ {
+			if xx >= 0 && yy >= 0 && xx < P && yy < P {
+				s += C[yy*P+xx]
+				n++
+			}
+		}
+	}
+	return s / math.Max(1, n)
 }

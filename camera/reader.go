@@ -121,6 +121,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	rd.Dice = unlike(kept, r.o.MinContrast)
 	odd(rd.Dice, r.o.MinContrast)
+	printedAlike(img, off, rd.Dice, r.o.MinContrast)
 	oneBody(img, off, rd.Dice, r.o.MinContrast)
 	r.stable(img, rd.Dice) // last: it is spent only on a reading that would be trusted
 	sort.Slice(rd.Dice, func(i, j int) bool {
@@ -522,4 +523,66 @@ func overlap(faces []face) bool {
 		}
 	}
 	return false
+}
+
+// printedAlike refuses a 1 printed the other way from the dice read: the dice of a game are
+// printed alike, their pips all darker than their faces or all lighter. A 1 is a single mark,
+// the least evidence of a die; a light mark on a dark face unlike (by more than 5t, as in
+// odd) a die of two or more dark pips on its pale face is something else among the dice (a
+// laptop key's light symbol on its dark cap). It is refused, not left out: it may hide a die.
+func printedAlike(img gocv.Mat, off image.Point, dice []Die, t float64) {
+	// lighter says whether the die's first pip is lighter than its face around it (at a
+	// quarter of the die's side from the pip: on the face, clear of the pip).
+	lighter := func(d Die) bool {
+		if len(d.Pips) == 0 {
+			return false
+		}
+		lum := func(x, y int) float64 {
+			x, y = x-off.X, y-off.Y
+			if x < 0 || y < 0 || x >= img.Cols() || y >= img.Rows() {
+				return -1
+			}
+			v := img.GetVecbAt(y, x)
+			return (float64(v[0]) + float64(v[1]) + float64(v[2])) / 3
+		}
+		p := d.Pips[0]
+		r := 0.25 * float64(d.Box.Dx()+d.Box.Dy()) / 2
+		var ring []float64
+		for a := 0.0; a < 2*math.Pi; a += math.Pi / 12 {
+			if l := lum(p.X+int(math.Round(r*math.Cos(a))), p.Y+int(math.Round(r*math.Sin(a)))); l >= 0 {
+				ring = append(ring, l)
+			}
+		}
+		return len(ring) > 0 && lum(p.X, p.Y) > median(ring)
+	}
+	// The dice read with two or more pips must be one game's: alike in colour (within t of
+	// their median, as in odd), all with dark pips. Photos of mixed dice give no rule.
+	var refuse []int
+	for i, d := range dice {
+		if d.Value != 1 || len(d.Pips) != 1 || !lighter(d) {
+			continue
+		}
+		var ls, as, bs []float64
+		for j, o := range dice {
+			if j != i && o.Value >= 2 {
+				ls, as, bs = append(ls, o.col[0]), append(as, o.col[1]), append(bs, o.col[2])
+			}
+		}
+		if len(ls) == 0 {
+			continue
+		}
+		m := [3]float64{median(ls), median(as), median(bs)}
+		game := true
+		for j, o := range dice {
+			if j != i && o.Value >= 2 {
+				game = game && len(o.Pips) > 0 && labDist(o.col, m) < t && !lighter(o)
+			}
+		}
+		if game && labDist(d.col, m) > 5*t {
+			refuse = append(refuse, i)
+		}
+	}
+	for _, i := range refuse {
+		dice[i].Value, dice[i].Why = 0, "a light mark on a dark face, unlike the dice's dark pips: something else among them"
+	}
 }

@@ -58,6 +58,8 @@ type Die struct {
 	outlined bool
 	// src is the candidate the face was read from, in the picture searched (see stable.go).
 	src cand
+	// fc is the fitted top face in the picture searched (zero when no layout fitted).
+	fc rotRect
 }
 
 // Reading is the result of reading one frame.
