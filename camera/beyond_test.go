@@ -25,28 +25,3 @@ func TestReadPrintedAlike(t *testing.T) {
 		{"scale1.5", "matteop65/three_2.jpg", "[3]"},
 	})
 }
-
-type variedCase struct{ vary, file, labels string }
-
-// testVaried reads each photo changed by its variation and wants some of its labels, or an
-// unreadable reading: never a wrong value.
-func testVaried(t *testing.T, cases []variedCase) {
-	t.Helper()
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range cases {
-		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
-			v, err := VariationNamed(c.vary)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			changed := v(img)
-			defer changed.Close()
-			rd := r.Read(changed)
-			if !subOf(rd.Values(), c.labels) {
-				t.Errorf("%s %v (%s): want %s, some of it or unreadable", rd.Status, rd.Values(), rd.Why, c.labels)
-			}
-		})
-	}
-}

@@ -8,29 +8,11 @@ import "testing"
 // side face's 3; four_3: half of a 4 read as a 2 beside a 1; dice_42: a 1 and its side
 // face read as a 2). No seam parts the two faces, so they are one die, and refused.
 func TestReadOneBody(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range []struct {
-		vary, file, labels string
-	}{
+	testVaried(t, []variedCase{
 		{"rot180", "matteop65/two_26.jpg", "[2 2 2]"},
 		{"gamma1.5", "matteop65/dice_13.jpg", "[1 1]"},
 		{"scale0.6", "matteop65/dice_13.jpg", "[1 1]"},
 		{"gamma0.7", "matteop65/four_3.jpg", "[4]"},
 		{"bright0.6", "matteop65/dice_42.jpg", "[1 1 1 1 1]"},
-	} {
-		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
-			v, err := VariationNamed(c.vary)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			changed := v(img)
-			defer changed.Close()
-			rd := r.Read(changed)
-			if !subOf(rd.Values(), c.labels) {
-				t.Errorf("%s %v (%s): want %s, some of it or unreadable", rd.Status, rd.Values(), rd.Why, c.labels)
-			}
-		})
-	}
+	})
 }

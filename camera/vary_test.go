@@ -104,34 +104,38 @@ func TestBenchVary(t *testing.T) {
 // others, which share one colour, is something else among them: it must be refused, never
 // read as a fifth die.
 func TestReadOddDie(t *testing.T) {
-	img := testPhoto(t, "matteop65/five_40.jpg")
-	defer img.Close()
-	v, err := VariationNamed("scale0.6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	small := v(img)
-	defer small.Close()
-	rd := NewReader(DefaultReaderOpts()).Read(small)
-	if !subOf(rd.Values(), "[5 5 5 5]") {
-		t.Errorf("%s %v (%s): want [5 5 5 5], some of it or unreadable", rd.Status, rd.Values(), rd.Why)
-	}
+	testVaried(t, []variedCase{{"scale0.6", "matteop65/five_40.jpg", "[5 5 5 5]"}})
 }
 
 // TestReadSideFaceOne: matteop65/six_29.jpg upside down shows a 6 whose side face's lone pip,
 // just beyond the top face, sits in a square outline like a 1's. Dice cannot overlap: a 1
 // proposed over a quarter inside a read die's box is that die's side face, no die of its own.
 func TestReadSideFaceOne(t *testing.T) {
-	img := testPhoto(t, "matteop65/six_29.jpg")
-	defer img.Close()
-	v, err := VariationNamed("rot180")
-	if err != nil {
-		t.Fatal(err)
-	}
-	turned := v(img)
-	defer turned.Close()
-	rd := NewReader(DefaultReaderOpts()).Read(turned)
-	if !subOf(rd.Values(), "[6 6 6]") {
-		t.Errorf("%s %v (%s): want [6 6 6], some of it or unreadable", rd.Status, rd.Values(), rd.Why)
+	testVaried(t, []variedCase{{"rot180", "matteop65/six_29.jpg", "[6 6 6]"}})
+}
+
+// variedCase is a photo read after a variation, with the values it shows.
+type variedCase struct{ vary, file, labels string }
+
+// testVaried reads each photo changed by its variation and wants some of its labels, or an
+// unreadable reading: never a wrong value.
+func testVaried(t *testing.T, cases []variedCase) {
+	t.Helper()
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range cases {
+		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
+			v, err := VariationNamed(c.vary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img := testPhoto(t, c.file)
+			defer img.Close()
+			changed := v(img)
+			defer changed.Close()
+			rd := r.Read(changed)
+			if !subOf(rd.Values(), c.labels) {
+				t.Errorf("%s %v (%s): want %s, some of it or unreadable", rd.Status, rd.Values(), rd.Why, c.labels)
+			}
+		})
 	}
 }
