@@ -70,7 +70,7 @@ func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot,
 		// within 5, none of an exact photo's beyond 9; a side face or a neighbour 12 to 25
 		// apart). A 2 whose pips are lit differently by the least contrast that counts is a
 		// 1 with a pip of the side face below it, seen steeply foreshortened (26 and 30).
-		if d.Value == 2 && math.Abs(ringL(g, pts[0][0], pts[0][1], dm)-ringL(g, pts[1][0], pts[1][1], dm)) >= t {
+		if d.Value == 2 && math.Abs(faceRingL(g, pts[0][0], pts[0][1], dm, d.fc)-faceRingL(g, pts[1][0], pts[1][1], dm, d.fc)) >= t {
 			dice[i].Value = 0
 			dice[i].Why = "a 2 whose pips are lit differently: a pip of a side face"
 			continue
@@ -159,6 +159,36 @@ func ringL(g grayImg, x, y, d float64) float64 {
 				v = append(v, l)
 			}
 		}
+	}
+	return median(v)
+}
+
+// faceRingL is ringL counting only the ring's points on the fitted face fc (within 0.9 of its
+// half-sides, clear of the bevel), when it has one and they are enough: a pip near a corner of a
+// small die has its ring cross the face's edge onto the bevel and the tray, lit unlike the face
+// (a 2's two corner pips under light from one side). A side face's pip fitted into the face
+// with a 1 lies on the fitted square too, so its ring still measures the side face.
+func faceRingL(g grayImg, x, y, d float64, fc rotRect) float64 {
+	if fc.w <= 0 || fc.h <= 0 {
+		return ringL(g, x, y, d)
+	}
+	ca, sa := math.Cos(fc.ang), math.Sin(fc.ang)
+	sx, sy, sd := (x+0.5)*g.scale-0.5, (y+0.5)*g.scale-0.5, d*g.scale
+	var v []float64
+	for a := 0.0; a < 2*math.Pi; a += math.Pi / 12 {
+		for _, r := range []float64{0.9, 1.1, 1.3} {
+			px, py := x+r*d*math.Cos(a), y+r*d*math.Sin(a)
+			u, w := (px-fc.cx)*ca+(py-fc.cy)*sa, -(px-fc.cx)*sa+(py-fc.cy)*ca
+			if math.Abs(u) > 0.45*fc.w || math.Abs(w) > 0.45*fc.h {
+				continue
+			}
+			if l := g.at(sx+r*sd*math.Cos(a), sy+r*sd*math.Sin(a)); l >= 0 {
+				v = append(v, l)
+			}
+		}
+	}
+	if len(v) < 12 {
+		return ringL(g, x, y, d)
 	}
 	return median(v)
 }

@@ -120,8 +120,13 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 	}
 	rd.Dice = unlike(kept, r.o.MinContrast)
-	odd(rd.Dice, r.o.MinContrast)
-	printedAlike(img, off, rd.Dice, r.o.MinContrast)
+	if r.o.Tray.Empty() {
+		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as
+		// dice, and "the dice of one game are alike" tells it apart. A calibrated tray holds
+		// only dice, which may then be the players' own, of any mix of colours.
+		odd(rd.Dice, r.o.MinContrast)
+		printedAlike(img, off, rd.Dice, r.o.MinContrast)
+	}
 	oneBody(img, off, rd.Dice, r.o.MinContrast)
 	r.stable(img, rd.Dice) // last: it is spent only on a reading that would be trusted
 	sort.Slice(rd.Dice, func(i, j int) bool {
@@ -201,7 +206,7 @@ func odd(dice []Die, t float64) {
 			alike = alike && (j == i || o.Value == 0 || labDist(o.col, m) < t)
 		}
 		if alike && labDist(d.col, m) > 5*t {
-			dice[i].Value, dice[i].Why = 0, "unlike the other dice: something else among them"
+			dice[i].Value, dice[i].Why = 0, "unlike the other dice: something else among them (dice of several colours: calibrate the tray)"
 		}
 	}
 }
@@ -583,6 +588,6 @@ func printedAlike(img gocv.Mat, off image.Point, dice []Die, t float64) {
 		}
 	}
 	for _, i := range refuse {
-		dice[i].Value, dice[i].Why = 0, "a light mark on a dark face, unlike the dice's dark pips: something else among them"
+		dice[i].Value, dice[i].Why = 0, "a light mark on a dark face, unlike the dice's dark pips: something else among them (dice printed both ways: calibrate the tray)"
 	}
 }

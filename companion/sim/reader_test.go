@@ -10,14 +10,21 @@ import (
 
 // TestRealReaderReadsDrawnDice puts drawn rolls through the real dice reader:
 // every reading must be the dice drawn, or an honest refusal (counted and
-// logged; at least half the rolls must be read).
+// logged). Seed 3's players brought dice of two colour schemes (three alike and
+// one not), which a calibrated tray must read; seed 4 has 2s whose corner pips'
+// surroundings cross a small die's edge under light from one side.
 func TestRealReaderReadsDrawnDice(t *testing.T) {
+	read := 0
 	for seed := uint64(1); seed <= 4; seed++ {
-		readDrawn(t, seed, 15)
+		read += readDrawn(t, seed, 15)
+	}
+	// Measured: 60 of 60.
+	if read < 59 {
+		t.Errorf("%d of 60 drawn rolls read, want at least 59", read)
 	}
 }
 
-func readDrawn(t *testing.T, seed uint64, n int) {
+func readDrawn(t *testing.T, seed uint64, n int) int {
 	table := NewTable(seed)
 	o := camera.DefaultReaderOpts()
 	o.Expect, o.Tray = 4, table.Tray()
@@ -49,4 +56,5 @@ func readDrawn(t *testing.T, seed uint64, n int) {
 	if read < n*9/10 {
 		t.Errorf("only %d of %d drawn rolls read", read, n)
 	}
+	return read
 }
