@@ -45,8 +45,18 @@
 //  5. A reading must not be part of something bigger: two faces cut from one blob with no
 //     seam between them are one die seen obliquely (seam.go); a 4 whose rows, or a 2 or 3
 //     whose line of pips, run on into pips like its own is part of a bigger face
-//     (continued.go). Unread candidates with no die's colour or outline, or unlike the dice
-//     read when those are all alike, are left out as clutter.
+//     (continued.go), and so is a 1 whose pip has pips like it just beyond; a face whose own
+//     top face lies beyond one of its edges is a side face (beyond.go); two dice read on one
+//     body, one hue and no seam between, are one die's top and side face. The pips of one
+//     face look alike (contrast, size, roundness, all darker or all lighter than the face, no
+//     wider than their spacing allows, a 3's in one line), or the layout fails. Unread
+//     candidates with no die's colour or outline, or unlike the dice read when those are all
+//     alike, are left out as clutter; without a calibrated tray, a die read unlike three or
+//     more alike dice is refused.
+//  6. Every die read is read again in a square a little wider and in one a little narrower
+//     (stable.go): a face that reads otherwise in both was read from part of a face, or a face
+//     with a side face's pips, and is refused. This costs one face read per die, spent only on
+//     a reading that would otherwise be trusted.
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).
