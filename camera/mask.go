@@ -103,29 +103,31 @@ func (g grid) components(minSize int) [][]int { return g.label(minSize, true) }
 // label flood-fills the true pixels into components of at least minSize
 // pixels, 8-connected when diag is set, else 4-connected.
 func (g grid) label(minSize int, diag bool) [][]int {
-	left := append([]bool(nil), g.b...) // true pixels not yet in a component
-	var comps [][]int
+	// The grid with a false border one pixel wide, so that neighbours need no bounds checks.
+	W := g.w + 2
+	left := make([]bool, W*(g.h+2)) // true pixels not yet in a component
 	n := 0
-	for _, v := range g.b {
-		if v {
-			n++
+	for y := 0; y < g.h; y++ {
+		row := g.b[y*g.w : (y+1)*g.w]
+		copy(left[(y+1)*W+1:], row)
+		for _, v := range row {
+			if v {
+				n++
+			}
 		}
 	}
+	// Neighbours in the order the components' pixels come out in (callers see that order).
+	nb := []int{-1, 1, -W, W}
+	if diag {
+		nb = []int{-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1}
+	}
+	var comps [][]int
 	// Every component's pixels, one after another, in one buffer sized for all true pixels:
 	// growing it by appending cost a fifth of the reader's allocations.
 	all := make([]int, 0, n)
 	stack := make([]int, 0, 1024)
-	push := func(x, y int) {
-		if x < 0 || y < 0 || x >= g.w || y >= g.h {
-			return
-		}
-		if j := y*g.w + x; left[j] {
-			left[j] = false
-			stack = append(stack, j)
-		}
-	}
-	for s := range left {
-		if !left[s] {
+	for s, v := range left {
+		if !v {
 			continue
 		}
 		left[s] = false
@@ -134,18 +136,11 @@ func (g grid) label(minSize int, diag bool) [][]int {
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			all = append(all, i)
-			x, y := i%g.w, i/g.w
-			if !diag {
-				push(x-1, y)
-				push(x+1, y)
-				push(x, y-1)
-				push(x, y+1)
-				continue
-			}
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					push(x+dx, y+dy)
+			all = append(all, (i/W-1)*g.w+i%W-1)
+			for _, o := range nb {
+				if j := i + o; left[j] {
+					left[j] = false
+					stack = append(stack, j)
 				}
 			}
 		}
