@@ -16,3 +16,12 @@ func TestReadOneBody(t *testing.T) {
 		{"bright0.6", "matteop65/dice_42.jpg", "[1 1 1 1 1]"},
 	})
 }
+
+// TestReadSidePipsBeside: a side face's pips boxed as a die of their own, less than half as
+// wide as the die they touch with no seam between (dice_13 blurred: a 1 and its side face's
+// 3 read as a 2 beside it), are that die's side face and no die.
+func TestReadSidePipsBeside(t *testing.T) {
+	testVaried(t, []variedCase{
+		{"blur", "matteop65/dice_13.jpg", "[1 1]"},
+	})
+}

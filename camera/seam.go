@@ -173,7 +173,20 @@ func oneBody(img gocv.Mat, off image.Point, dice []Die, t float64) {
 			}
 			w := float64(d.Box.Dx()+d.Box.Dy()+e.Box.Dx()+e.Box.Dy()) / 4
 			if 2*math.Min(float64(d.Box.Dx()), float64(e.Box.Dx())) < math.Max(float64(d.Box.Dx()), float64(e.Box.Dx())) {
-				continue // a side face is as long as its top face along their crease
+				// A side face is as long as its top face along their crease; but a 1 or 2
+				// boxed round one or two pips, less than half as wide as the die it touches
+				// with no seam between, is pips of that die's side face (one game's dice
+				// are one size, and a pip-sized box is no die).
+				s, k := i, j
+				if e.Box.Dx() < d.Box.Dx() {
+					s, k = j, i
+				}
+				small, big := dice[s], dice[k]
+				gap := small.Box.Inset(-small.Box.Dx() / 4)
+				if small.Value <= 2 && gap.Overlaps(big.Box) && seamDip(img, centre(small), centre(big), float64(small.Box.Dx())/4) < seamContrast {
+					refuse = append(refuse, s)
+				}
+				continue
 			}
 			a, b := centre(d), centre(e)
 			if math.Hypot(a[0]-b[0], a[1]-b[1]) < 1.2*w && seamDip(img, a, b, w/4) < seamContrast {
