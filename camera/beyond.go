@@ -33,13 +33,7 @@ func topBeyond(img gocv.Mat, g grayImg, t float64, dice []Die, i int, spots []da
 	dm, lm, qm := 0.0, 0.0, -1.0
 	n := float64(len(d.Pips))
 	for _, p := range d.Pips {
-		px, py := float64(p.X-off.X), float64(p.Y-off.Y)
-		best, bd := -1, fc.side()/6
-		for s, sp := range spots {
-			if e := math.Hypot(sp.x-px, sp.y-py); e < bd {
-				best, bd = s, e
-			}
-		}
+		best := nearestSpot(spots, float64(p.X-off.X), float64(p.Y-off.Y), fc.side()/6)
 		if best < 0 {
 			return false
 		}

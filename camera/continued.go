@@ -51,12 +51,7 @@ func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot,
 		own := make(map[int]bool)
 		dm := 0.0
 		for _, p := range pts {
-			best, bd := -1, 0.3*nn
-			for s, sp := range spots {
-				if e := math.Hypot(sp.x-p[0], sp.y-p[1]); e < bd {
-					best, bd = s, e
-				}
-			}
+			best := nearestSpot(spots, p[0], p[1], 0.3*nn)
 			if best < 0 {
 				break
 			}
@@ -233,4 +228,15 @@ func lonePipContinued(img gocv.Mat, g grayImg, t float64, dice []Die, i int, spo
 		return true
 	}
 	return false
+}
+
+// nearestSpot is the index of the spot whose centre lies nearest (x, y) and closer than r, or -1.
+func nearestSpot(spots []darkSpot, x, y, r float64) int {
+	best := -1
+	for s, sp := range spots {
+		if e := math.Hypot(sp.x-x, sp.y-y); e < r {
+			best, r = s, e
+		}
+	}
+	return best
 }
