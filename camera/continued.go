@@ -146,16 +146,25 @@ func roundness(img gocv.Mat, s darkSpot, col [3]float64) float64 {
 // ringL is the median lightness on a ring 0.9 to 1.3 diameters d around (x, y), in picture
 // pixels.
 func ringL(g grayImg, x, y, d float64) float64 {
-	x, y, d = (x+0.5)*g.scale-0.5, (y+0.5)*g.scale-0.5, d*g.scale
+	return median(ringSamples(g, x, y, d, nil))
+}
+
+// ringSamples are the lightnesses of g on rings 0.9, 1.1 and 1.3 times d from (x, y) (picture
+// pixels), every 15°, at the points keep accepts (all when keep is nil) that lie in g.
+func ringSamples(g grayImg, x, y, d float64, keep func(px, py float64) bool) []float64 {
+	sx, sy, sd := (x+0.5)*g.scale-0.5, (y+0.5)*g.scale-0.5, d*g.scale
 	var v []float64
 	for a := 0.0; a < 2*math.Pi; a += math.Pi / 12 {
 		for _, r := range []float64{0.9, 1.1, 1.3} {
-			if l := g.at(x+r*d*math.Cos(a), y+r*d*math.Sin(a)); l >= 0 {
+			if keep != nil && !keep(x+r*d*math.Cos(a), y+r*d*math.Sin(a)) {
+				continue
+			}
+			if l := g.at(sx+r*sd*math.Cos(a), sy+r*sd*math.Sin(a)); l >= 0 {
 				v = append(v, l)
 			}
 		}
 	}
-	return median(v)
+	return v
 }
 
 // faceRingL is ringL counting only the ring's points on the fitted face fc (within 0.9 of its
@@ -168,20 +177,10 @@ func faceRingL(g grayImg, x, y, d float64, fc rotRect) float64 {
 		return ringL(g, x, y, d)
 	}
 	ca, sa := math.Cos(fc.ang), math.Sin(fc.ang)
-	sx, sy, sd := (x+0.5)*g.scale-0.5, (y+0.5)*g.scale-0.5, d*g.scale
-	var v []float64
-	for a := 0.0; a < 2*math.Pi; a += math.Pi / 12 {
-		for _, r := range []float64{0.9, 1.1, 1.3} {
-			px, py := x+r*d*math.Cos(a), y+r*d*math.Sin(a)
-			u, w := (px-fc.cx)*ca+(py-fc.cy)*sa, -(px-fc.cx)*sa+(py-fc.cy)*ca
-			if math.Abs(u) > 0.45*fc.w || math.Abs(w) > 0.45*fc.h {
-				continue
-			}
-			if l := g.at(sx+r*sd*math.Cos(a), sy+r*sd*math.Sin(a)); l >= 0 {
-				v = append(v, l)
-			}
-		}
-	}
+	v := ringSamples(g, x, y, d, func(px, py float64) bool {
+		u, w := (px-fc.cx)*ca+(py-fc.cy)*sa, -(px-fc.cx)*sa+(py-fc.cy)*ca
+		return math.Abs(u) <= 0.45*fc.w && math.Abs(w) <= 0.45*fc.h
+	})
 	if len(v) < 12 {
 		return ringL(g, x, y, d)
 	}
