@@ -191,16 +191,10 @@ func odd(dice []Die, t float64) {
 		if d.Value == 0 || d.col == [3]float64{} {
 			continue
 		}
-		var ls, as, bs []float64
-		for j, o := range dice {
-			if j != i && o.Value > 0 {
-				ls, as, bs = append(ls, o.col[0]), append(as, o.col[1]), append(bs, o.col[2])
-			}
-		}
-		if len(ls) < 3 {
+		m, n := medianColour(dice, i, 1)
+		if n < 3 {
 			continue
 		}
-		m := [3]float64{median(ls), median(as), median(bs)}
 		alike := true
 		for j, o := range dice {
 			alike = alike && (j == i || o.Value == 0 || labDist(o.col, m) < t)
@@ -209,6 +203,18 @@ func odd(dice []Die, t float64) {
 			dice[i].Value, dice[i].Why = 0, "unlike the other dice: something else among them (dice of several colours: calibrate the tray)"
 		}
 	}
+}
+
+// medianColour is the median face colour, channel by channel, of the dice read as least or more
+// other than the skip-th, and how many there are.
+func medianColour(dice []Die, skip, least int) ([3]float64, int) {
+	var ls, as, bs []float64
+	for j, o := range dice {
+		if j != skip && o.Value >= least {
+			ls, as, bs = append(ls, o.col[0]), append(as, o.col[1]), append(bs, o.col[2])
+		}
+	}
+	return [3]float64{median(ls), median(as), median(bs)}, len(ls)
 }
 
 // labDist is the distance of two 8-bit Lab colours, hue counted twice as lightness (as the
@@ -567,16 +573,10 @@ func printedAlike(img gocv.Mat, off image.Point, dice []Die, t float64) {
 		if d.Value != 1 || len(d.Pips) != 1 || !lighter(d) {
 			continue
 		}
-		var ls, as, bs []float64
-		for j, o := range dice {
-			if j != i && o.Value >= 2 {
-				ls, as, bs = append(ls, o.col[0]), append(as, o.col[1]), append(bs, o.col[2])
-			}
-		}
-		if len(ls) == 0 {
+		m, n := medianColour(dice, i, 2)
+		if n == 0 {
 			continue
 		}
-		m := [3]float64{median(ls), median(as), median(bs)}
 		game := true
 		for j, o := range dice {
 			if j != i && o.Value >= 2 {
