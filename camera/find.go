@@ -19,6 +19,9 @@ type cand struct {
 	// outlined: the face's own outline was seen on all four sides (see oneDice), so a dark
 	// spot beyond it lies on another face (a side face, a neighbour) and is no pip of it.
 	outlined bool
+	// lone: cutBlobs took the blob whole as one die (one die's area, square and filled), so
+	// it holds one die however its face is foreshortened (see holdsFace).
+	lone bool
 }
 
 // labImage is an 8-bit Lab picture as plain bytes.
@@ -186,6 +189,7 @@ func cutBlobs(fg grid, blobs []blob, side, scale float64, peel func(blob) []blob
 		fill := b.area / (b.r.w * b.r.h)
 		single := []cand{toImage(cand{r: b.r, edge: b.edge, side: math.Min(b.core+1, b.r.side()), wall: b.peeled})}
 		if ratio < 1.35 && b.r.aspect() < 1.4 && fill > 0.72 || b.peeled {
+			single[0].lone = !b.peeled
 			// A peeled part's outline is partly where the shade was cut away, not the
 			// dice's own: its area and shape do not say how to cut it into dice.
 			out = append(out, [][]cand{single})

@@ -208,14 +208,19 @@ func nearBox(b image.Rectangle, c cand) bool {
 	return math.Hypot(bx-c.r.cx, by-c.r.cy) < 0.5*(bs+c.side)+0.25*c.side
 }
 
-// holdsFace says whether an unread candidate in box b is the die of face c seen with its
-// side faces and shadow: it holds the face's centre, is centred less than a side from it
-// and is no longer than one die seen obliquely (see oneBlob). Dice cannot overlap, so the
-// face read surely replaces it.
-func holdsFace(b image.Rectangle, c cand) bool {
+// holdsFace says whether an unread candidate d is the die of face c seen with its side faces
+// and shadow: its box holds the face's centre, is centred less than a side from it and is no
+// longer than one die seen obliquely (see oneBlob), or was taken whole as one die by the
+// finder (see cand.lone). Dice cannot overlap, so the face read surely replaces it. The
+// length says nothing where the camera looks down less steeply than 45°: the top face is then
+// foreshortened more than √2 (its pips spaced closer than the die is wide, a 2 on ivory dice in
+// matteop65/two_24.jpg fitted 26 px in a body 77 px long), while a blob of one die's area and
+// shape holds one die however flat its top face is seen.
+func holdsFace(d Die, off image.Point, c cand) bool {
+	b := d.Box.Sub(off)
 	bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
 	return image.Pt(int(c.r.cx), int(c.r.cy)).In(b) && math.Hypot(bx-c.r.cx, by-c.r.cy) < c.side &&
-		float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side
+		(d.src.lone || float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side)
 }
 
 // fitSpots fits a canonical layout to spots, within the largest layout error.
@@ -389,7 +394,7 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 			if b := dice[i].Box.Sub(off); nearBox(b, c) {
 				// A candidate read as two faces may show its top face in the other (a 1 whose
 				// side face reads 2): a reading of one of them does not settle which.
-				if !holdsFace(b, c) || dice[i].amb {
+				if !holdsFace(dice[i], off, c) || dice[i].amb {
 					hidden = true
 				}
 				over = append(over, i)
@@ -403,9 +408,13 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		// end in an outline, darker by the least contrast that counts, on three of its
 		// sides at least (the fourth may run into a side face as pale as itself in an
 		// oblique view): spots on a uniform surface, or on something much larger than the
-		// face, have no outline there.
+		// face, have no outline there. A face inside an unread candidate that holds it (over)
+		// need not be paler than its ring: the finder already saw that die's body stand out
+		// from the tray and kept it as no clutter, while in a view flatter than 45° the
+		// proposed face's ring is mostly the die's own side faces, as pale as its top
+		// (ivory dice on pale wood, matteop65/two_24.jpg).
 		fL, ringL, ends := faceRegion(img, c, pr.dm/2/c.side, r.o.MinContrast)
-		if fL < ringL+r.o.MinContrast/2 || ends < 3 {
+		if fL < ringL+r.o.MinContrast/2 && len(over) == 0 || ends < 3 {
 			continue
 		}
 		f := r.readFace(img, c)

@@ -245,7 +245,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			faces := make([]face, len(alt))
 			for i, c := range alt {
 				key := c
-				key.die = 0 // the face does not depend on it
+				key.die, key.lone = 0, false // the face does not depend on them
 				f, ok := read[key]
 				if !ok {
 					f = r.readFace(img, c)
