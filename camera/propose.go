@@ -408,17 +408,21 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		// end in an outline, darker by the least contrast that counts, on three of its
 		// sides at least (the fourth may run into a side face as pale as itself in an
 		// oblique view): spots on a uniform surface, or on something much larger than the
-		// face, have no outline there. A face inside an unread candidate that holds it (over)
-		// need not be paler than its ring: the finder already saw that die's body stand out
-		// from the tray and kept it as no clutter, while in a view flatter than 45° the
-		// proposed face's ring is mostly the die's own side faces, as pale as its top
-		// (ivory dice on pale wood, matteop65/two_24.jpg).
+		// face, have no outline there. A face need not be paler than its ring when it lies
+		// inside an unread candidate that holds it (over), or ends in an outline on all four
+		// sides: the finder already saw that die's body stand out from the tray and kept it
+		// as no clutter, or the outline shows the face's edges all round, while in an
+		// oblique view the proposed face's ring is mostly the die's own side faces, as pale
+		// as its top (ivory dice on pale wood, matteop65/two_24.jpg, three_5.jpg).
 		fL, ringL, ends := faceRegion(img, c, pr.dm/2/c.side, r.o.MinContrast)
-		if fL < ringL+r.o.MinContrast/2 && len(over) == 0 || ends < 3 {
+		if fL < ringL+r.o.MinContrast/2 && len(over) == 0 && ends < 4 || ends < 3 {
 			continue
 		}
+		// The face reader's own confidence floor is enough: the spots' layout, the face's
+		// outline and the pips' shapes already say it is a die (an ivory 6 seen near 45°,
+		// its layout foreshortened, reads with half the confidence of one seen from above).
 		f := r.readFace(img, c)
-		if f.value != len(pr.spots) || f.amb || f.conf < 2*r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
+		if f.value != len(pr.spots) || f.amb || f.conf < r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
 			continue
 		}
 		reads = append(reads, read{pr, f.die(c, off), over})
@@ -429,8 +433,23 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		found = append(found, dice[i].Box.Sub(off))
 	}
 	found = append(found, readBoxes...)
+	// Perspective makes near dice up to about twice as big as far ones (see oneDice): a face
+	// proposed from pips less than a third of the biggest face read is no die of this game
+	// (two pips of a 5 whose other pips are lost in glare fit a 2 a quarter of its size).
+	biggest := 0.0
+	for _, d := range dice {
+		if d.Value > 0 {
+			biggest = math.Max(biggest, d.fc.w)
+		}
+	}
+	for _, rd := range reads {
+		biggest = math.Max(biggest, rd.d.fc.w)
+	}
 	var out []Die
 	for i, rd := range reads {
+		if 3*rd.d.fc.w < biggest {
+			continue
+		}
 		// Two faces read from a shared spot leave it open which face the spot is on (a 1's
 		// pip with a side face's pip, or that side face's two pips, in a view near 45°),
 		// unless the other takes fewer spots (fewer pips fit anywhere) or clearly smaller

@@ -16,7 +16,10 @@ import (
 // face, so it must not become a second die. In an oblique view flatter than 45° a top face
 // proposed from its pips replaces the unread blob the finder cut whole as one die, however
 // foreshortened (two_26: a 2 above a side face's 6), and needs no ring darker than itself,
-// its ring being mostly its own pale side faces (three_3: an ivory 3 on pale wood).
+// its ring being mostly its own pale side faces, when it lies in such a blob (three_3: an
+// ivory 3 on pale wood) or its outline is seen all round (three_5: no blob found at all).
+// six_18: an ivory 6 seen near 45°, its layout foreshortened, read with the face reader's
+// own confidence floor.
 func TestReadPipDice(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct{ file, want string }{
@@ -24,6 +27,8 @@ func TestReadPipDice(t *testing.T) {
 		{"matteop65/three_6.jpg", "[3]"},
 		{"matteop65/two_26.jpg", "[2 2 2]"},
 		{"matteop65/three_3.jpg", "[3]"},
+		{"matteop65/three_5.jpg", "[3]"},
+		{"matteop65/six_18.jpg", "[6 6]"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
