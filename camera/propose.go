@@ -433,21 +433,16 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		found = append(found, dice[i].Box.Sub(off))
 	}
 	found = append(found, readBoxes...)
-	// Perspective makes near dice up to about twice as big as far ones (see oneDice): a face
-	// proposed from pips less than a third of the biggest face read is no die of this game
-	// (two pips of a 5 whose other pips are lost in glare fit a 2 a quarter of its size).
-	biggest := 0.0
-	for _, d := range dice {
-		if d.Value > 0 {
-			biggest = math.Max(biggest, d.fc.w)
-		}
-	}
+	// A face proposed from pips less than a third of the biggest face read is no die of this
+	// game (see specks), and replaces no candidate: two pips of a 5 whose other pips are lost
+	// in glare fit a 2 a quarter of its size.
+	biggest := biggestFace(dice)
 	for _, rd := range reads {
 		biggest = math.Max(biggest, rd.d.fc.w)
 	}
 	var out []Die
 	for i, rd := range reads {
-		if 3*rd.d.fc.w < biggest {
+		if maxSizes*rd.d.fc.w < biggest {
 			continue
 		}
 		// Two faces read from a shared spot leave it open which face the spot is on (a 1's

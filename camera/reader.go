@@ -119,7 +119,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			kept = append(kept, d)
 		}
 	}
-	rd.Dice = unlike(kept, r.o.MinContrast)
+	rd.Dice = unlike(specks(kept), r.o.MinContrast)
 	if r.o.Tray.Empty() {
 		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as
 		// dice, and "the dice of one game are alike" tells it apart. A calibrated tray holds
