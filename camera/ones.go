@@ -21,10 +21,11 @@ const (
 	// oneMinRatio, oneMaxRatio: the face's side in pip diameters (a 1's pip is a fifth to
 	// a sixth of its side on the shared photos; 4.4 to 7.5 measured from the black-hat spot).
 	oneMinRatio, oneMaxRatio = 3.5, 9
-	// oneWidths: the longest width of the face over the shortest. The camera looks down
-	// more steeply than 45° (see sideOf), so the top face is foreshortened by no more than
-	// 1/sin 45° = √2; a side face, seen more obliquely, is foreshortened more.
-	oneWidths = math.Sqrt2
+	// oneWidths: the longest width of the face over the shortest. A camera over a tray looks
+	// down steeply, 42° or more (matteop65's rig is a little flatter than 45°: an ivory 1 in
+	// dice_12.jpg measures 1.42), so the top face is foreshortened by no more than about
+	// 1/sin 42° = 1.5.
+	oneWidths = 1.5
 	// oneBlob: an unread candidate holding the pip of a 1 found this way is that die seen
 	// with its side faces and shadow when no more than this many sides long (a die turned
 	// 45° spans √2 sides, and each side face seen from above 45° adds up to √½).
@@ -165,11 +166,11 @@ func probeOne(g grayImg, x, y, d, reach, t, off float64) (ang float64, walk [4]f
 		return ang, walk, true
 	}
 	// Foreshortened: the face's outline across the open side, then, is as far from the pip
-	// as the opposite one, and the face no narrower than 1/√2 of its width (the camera
-	// looks down more steeply than 45°). The side face seen is the one towards the camera:
+	// as the opposite one, and the face no narrower than 1/oneWidths of its width (the
+	// camera looks down steeply). The side face seen is the one towards the camera:
 	// the dice's vertical edges converge below the picture, so the open side must point
 	// down in it (within 45°), away from the foreshortened face's far outline.
-	if 2*opp > a || 2*opp < (1-off)*a/math.Sqrt2 || math.Sin(ang+float64(open)*math.Pi/2) < 1/math.Sqrt2 {
+	if 2*opp > a || 2*opp < (1-off)*a/oneWidths || math.Sin(ang+float64(open)*math.Pi/2) < 1/math.Sqrt2 {
 		return ang, walk, false
 	}
 	walk[open] = opp

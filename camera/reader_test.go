@@ -144,6 +144,8 @@ func TestReadHardFaces(t *testing.T) {
 			"a 1 seen obliquely, its face foreshortened and its near side running into its pale side face: outlined on three sides, centred on the pip"},
 		{"matteop65/dice_27.jpg", "[1 1 1]",
 			"a foreshortened 1 whose walk towards the camera runs past its top face onto its side face"},
+		{"matteop65/dice_12.jpg", "[1 1]",
+			"a 1 seen by a camera a little flatter than 45°: its face outlined all round, 1.42 times as long as wide"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			rd := readPhoto(t, r, c.file)
