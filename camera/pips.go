@@ -38,8 +38,9 @@ type face struct {
 	turned  int
 	spacing float64
 	face    rotRect // the fitted top face, image pixels (zero when no layout fitted)
-	// mixed: some pip threshold saw pips that fit no layout.
+	// mixed: some pip threshold saw pips that fit no layout; reads: how many read the value.
 	mixed bool
+	reads int
 	// bigger: not read, and some threshold saw two pips spaced as a 2 with pips just like
 	// them left out: a face of more pips.
 	bigger bool
@@ -205,12 +206,13 @@ func (r *Reader) readFaceTurned(img gocv.Mat, src *surround, c cand, lab []byte,
 
 // readFaceAt reads a face from its Lab patch, resampled in the die's axes c.r.ang at scale k.
 func (r *Reader) readFaceAt(img gocv.Mat, c cand, lab []byte, k, square float64) face {
-	return r.readFaceShaped(img, c, lab, k, square, true)
+	return r.readFaceShaped(img, c, lab, k, square, true, 0)
 }
 
 // readFaceShaped is readFaceAt; shaped says whether the pips' shapes may tell a side face's
-// pips from the top face's.
-func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square float64, shaped bool) face {
+// pips from the top face's; pol, when not 0, counts only the pixels darker (-1) or lighter
+// (+1) than the face as contrasting by their lightness (see polarised).
+func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square float64, shaped bool, pol int) face {
 	S := float64(r.o.FaceSide)
 	P := int(2 * S)
 	half := float64(P) / 2
@@ -237,6 +239,9 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		for x := 0; x < P; x++ {
 			i := y*P + x
 			dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
+			if pol < 0 && dl > 0 || pol > 0 && dl < 0 {
+				dl = 0
+			}
 			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
 			if inFace(x, y) {
 				inner = append(inner, C[i])
@@ -268,7 +273,9 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		}
 		return attempt{Ch, math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)}
 	}
-	tries = append(tries, attempt{}) // the hue map's place
+	if pol == 0 {
+		tries = append(tries, attempt{}) // the hue map's place
+	}
 	var (
 		pips []pip
 		ft   fit
@@ -295,7 +302,9 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	// threshold whose pips fit no layout; sides: a 1 read with side faces' pips (see sideOf).
 	weak, strong, failed, mixed, sides := false, false, false, false, false
 	bigger := false  // some threshold saw a 2 with pips like its own left out (see bestFit)
+	both := false    // some threshold saw spots darker and lighter than the face
 	var Cu []float64 // the map of the attempt used
+	reads := 0       // thresholds that read the value
 	for ai, a := range tries {
 		if ai == 3 {
 			if found {
@@ -306,6 +315,10 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		tf := a.t
 		ps := findPips(a.C, P, S, tf)
 		pipLightness(ps, lab, P, fL)
+		both = both || darkAndLight(ps, tf)
+		if pol != 0 {
+			ps = ofPolarity(ps, pol, tf)
+		}
 		if c.outlined {
 			ps = insideFace(ps, S)
 		}
@@ -359,6 +372,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		}
 		weak = weak || fi.weak
 		sides = sides || fi.sides
+		reads++
 		strong = strong || !fi.weak
 		if !found {
 			pips, ft, used, Cu, found = ps, fi, us, a.C, true
@@ -368,7 +382,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		// A 1 whose other pips lie on side faces must be seen so at every threshold: keys and
 		// labels (clutter) fit it at one threshold and nothing at another. The face is then
 		// read without the pips' shapes.
-		return r.readFaceShaped(img, c, lab, k, square, false)
+		return r.readFaceShaped(img, c, lab, k, square, false, pol)
 	}
 	if weak && !strong && failed {
 		// A 1 found only by the even walks around its pip is believed only when every
@@ -378,12 +392,17 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	if !anyPips {
 		return face{notDie: true, why: "no pips"}
 	}
+	if !found && pol == 0 && both {
+		if f, ok := r.polarised(img, c, lab, k, square, shaped); ok {
+			return f
+		}
+	}
 	if !found {
 		// Pips in no layout on something that runs off the picture (a cable, a keyboard) or
 		// whose edges are not square (a round tray foot) is clutter, not a die.
 		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0), bigger: bigger}
 	}
-	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed}
+	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed, reads: reads}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
 	{
 		// Face side: the pip grid spans 2 spacings; a face is about 3.6 spacings wide
@@ -695,12 +714,11 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			// A face's pips are printed in one colour: all darker than the face or all
 			// lighter. A layout of a dark spot and a light one (a dark die's bevel and
 			// the glossy pip of its 1) is no face.
-			dark, light := false, false
-			for _, j := range idx {
-				dark = dark || pips[j].l < -t/2
-				light = light || pips[j].l > t/2
+			sub := make([]pip, len(idx))
+			for i, j := range idx {
+				sub[i] = pips[j]
 			}
-			if dark && light {
+			if darkAndLight(sub, t) {
 				return fail("pips darker and lighter than the face")
 			}
 		}
