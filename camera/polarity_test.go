@@ -1,12 +1,8 @@
 package camera
 
 import (
-	"fmt"
 	"image"
-	"path/filepath"
 	"testing"
-
-	"gocv.io/x/gocv"
 )
 
 // TestReadPolarised: gold metallic dice whose glare touches their dark pips (IMG_20191209_100200:
@@ -15,24 +11,11 @@ import (
 // darker spots alone, and a green die's yellow pips beside the dark red marbling of its edges
 // (100337) from its lighter ones.
 func TestReadPolarised(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range []struct{ file, want string }{
+	testReads(t, []readCase{
 		{"nell-byler/IMG_20191209_100200.jpg", "[2 2 3 3 4 4]"},
 		{"nell-byler/IMG_20191209_100150.jpg", "[1 4 4 5 5 5]"},
 		{"nell-byler/IMG_20191209_100337.jpg", "[1 4 5 5 6 6]"},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
-			defer img.Close()
-			if img.Empty() {
-				t.Fatalf("cannot read testdata/dice/%s", c.file)
-			}
-			rd := r.Read(img)
-			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
-				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestReadPolarisedRefuses: a face read from one polarity only is a fallback, so it must be

@@ -1,10 +1,8 @@
 package camera
 
 import (
-	"fmt"
 	"image"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -21,27 +19,14 @@ import (
 // six_18: an ivory 6 seen near 45°, its layout foreshortened, read with the face reader's
 // own confidence floor.
 func TestReadPipDice(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range []struct{ file, want string }{
+	testReads(t, []readCase{
 		{"matteop65/two_17.jpg", "[2 2]"},
 		{"matteop65/three_6.jpg", "[3]"},
 		{"matteop65/two_26.jpg", "[2 2 2]"},
 		{"matteop65/three_3.jpg", "[3]"},
 		{"matteop65/three_5.jpg", "[3]"},
 		{"matteop65/six_18.jpg", "[6 6]"},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			img := gocv.IMRead(filepath.Join("testdata", "dice", c.file), gocv.IMReadColor)
-			defer img.Close()
-			if img.Empty() {
-				t.Fatalf("cannot read testdata/dice/%s", c.file)
-			}
-			rd := r.Read(img)
-			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
-				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestPipDiceRejects: spots that fit a layout but are no die of their own must not become

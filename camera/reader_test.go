@@ -422,6 +422,25 @@ func testPhoto(t *testing.T, file string) gocv.Mat {
 	return img
 }
 
+// readCase is a testdata photo with the values it must be read as.
+type readCase struct{ file, want string }
+
+// testReads reads each photo and wants it read, exactly as its values.
+func testReads(t *testing.T, cases []readCase) {
+	t.Helper()
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			img := testPhoto(t, c.file)
+			defer img.Close()
+			rd := r.Read(img)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
+				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
+			}
+		})
+	}
+}
+
 // TestBenchMisreadPhotos: a photo labelled with a value it does not show is listed as misread,
 // with both multisets, so a bench run says which photos to look at.
 func TestBenchMisreadPhotos(t *testing.T) {
