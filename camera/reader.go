@@ -475,6 +475,20 @@ func better(a, b []Die, sure float64) bool {
 	return float64(pa)/float64(na) > float64(pb)/float64(nb)
 }
 
+// pipLike says whether pip p looks like the pips of one face, ps: as strong as their weakest
+// but for the spread among one face's pips (about 15%), and of their size within 1.67 times.
+func pipLike(p pip, ps []pip) bool {
+	if len(ps) == 0 {
+		return true
+	}
+	weakest, d := math.Inf(1), 0.0
+	for _, q := range ps {
+		weakest = math.Min(weakest, q.c)
+		d += q.d / float64(len(ps))
+	}
+	return p.c >= weakest/1.25 && p.d > 0.6*d && p.d < 1.67*d
+}
+
 // plausibleSplit says whether the parts of a split blob each look like one die.
 func plausibleSplit(parts []cand) bool {
 	var sides []float64
@@ -494,8 +508,9 @@ func plausibleSplit(parts []cand) bool {
 }
 
 // explainsPips says whether a split of a blob into dice accounts for its pips: a pip that a
-// part saw but did not use, and that is nearer that part than any other, means the split cut
-// through a face (two halves of a 6 read as two 2s). Not beside a face of three or more pips:
+// part saw but did not use, like the pips it used and nearer that part than any other, means
+// the split cut through a face (two halves of a 6 read as two 2s). A spot unlike them is no
+// pip of that face (the crease of a die's own side face, fainter and longer). Not beside a face of three or more pips:
 // fitted with its free places clear and no stray pip on it, that face is whole (part of a 5
 // or 6 leaves pips on it), and a pip beside it is on one of its die's side faces (in an
 // oblique view, the row of pips on the side face of the die behind).
@@ -504,7 +519,10 @@ func explainsPips(parts []cand, faces []face) bool {
 		if f.value == 0 || f.value >= 3 {
 			continue
 		}
-		for _, p := range f.extra {
+		for k, p := range f.extra {
+			if k < len(f.extraLook) && !pipLike(f.extraLook[k], f.look) {
+				continue
+			}
 			near, best := -1, math.Inf(1)
 			for j, c := range parts {
 				if d := math.Hypot(p[0]-c.r.cx, p[1]-c.r.cy); d < best {
