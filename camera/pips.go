@@ -183,8 +183,9 @@ func (r *Reader) readFaceTurned(img gocv.Mat, src *surround, c cand, lab []byte,
 	}
 	g := r.readFaceAt(img, alt, lab, k, square)
 	switch {
-	case g.bigger && f.value <= 2:
-		// The other turn sees more pips like the 1 or 2's own than such a face holds.
+	case g.bigger && f.value >= 1 && f.value <= 2:
+		// The other turn sees more pips like the 1 or 2's own than such a face holds. A face
+		// that reads nothing here has no value to doubt: it stays unread, not ambiguous.
 		return face{why: fmt.Sprintf("ambiguous: reads %d or a face of more pips depending on the die's turn", f.value), amb: true, square: square}
 	case g.value == 0:
 		return f

@@ -93,3 +93,11 @@ func TestBoxSum(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTurnNoRival: a face that reads nothing at its edges' turn is no rival reading when
+// the blob's turn sees pips of a bigger face: "0 or a face of more pips" is no ambiguity. In
+// matteop65/dice_4 the two pips of a 1's side face, proposed as a die, were refused so and
+// kept the photo from being read; read as nothing, they are left out.
+func TestReadTurnNoRival(t *testing.T) {
+	testReads(t, []readCase{{"matteop65/dice_4.jpg", "[1]"}})
+}
