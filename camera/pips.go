@@ -429,7 +429,14 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		}
 	}
 	occ, free := gridContrast(Cu, P, ft)
-	f.conf = clamp01((occ-free)/occ) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
+	// The free places' margin below the pips, as a share of the pips' contrast: at least
+	// half on a face of one to five pips, a quarter on a 6 (see bestFit), which is scaled
+	// to the others' range.
+	margin := (occ - free) / occ
+	if ft.value == 6 {
+		margin = 0.5 + (margin-0.25)*0.5/0.75
+	}
+	f.conf = clamp01(margin) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
 	if c.edge {
 		// Something that reaches the picture's edge cannot be checked whole: a die there may
 		// show a side face or be cut off, and clutter there may look like pips.
