@@ -510,10 +510,10 @@ func plausibleSplit(parts []cand) bool {
 // explainsPips says whether a split of a blob into dice accounts for its pips: a pip that a
 // part saw but did not use, like the pips it used and nearer that part than any other, means
 // the split cut through a face (two halves of a 6 read as two 2s). A spot unlike them is no
-// pip of that face (the crease of a die's own side face, fainter and longer). Not beside a face of three or more pips:
-// fitted with its free places clear and no stray pip on it, that face is whole (part of a 5
-// or 6 leaves pips on it), and a pip beside it is on one of its die's side faces (in an
-// oblique view, the row of pips on the side face of the die behind).
+// pip of that face (the crease of a die's own side face, fainter and longer). Not beside a
+// face of three or more pips: fitted with its free places clear and no stray pip on it, that
+// face is whole (part of a 5 or 6 leaves pips on it), and a pip beside it is on one of its
+// die's side faces (in an oblique view, the row of pips on the side face of the die behind).
 func explainsPips(parts []cand, faces []face) bool {
 	for i, f := range faces {
 		if f.value == 0 || f.value >= 3 {
