@@ -434,7 +434,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	// to the others' range.
 	margin := (occ - free) / occ
 	if ft.value == 6 {
-		margin = 0.5 + (margin-0.25)*0.5/0.75
+		margin = 1 - freeShare + (margin-(1-sixFreeShare))*freeShare/sixFreeShare
 	}
 	f.conf = clamp01(margin) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
 	if c.edge {
@@ -815,9 +815,9 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		// free places, each between two pips one spacing away, need only stay below the
 		// threshold and clearly under the pips: big pips in rows of three nearly touch, and
 		// their blur fills the gap between the rows.
-		ratio := 0.5
+		ratio := freeShare
 		if len(idx) == 6 {
-			ratio = 0.75
+			ratio = sixFreeShare
 		}
 		if free >= t || free > ratio*occ {
 			return fail(fmt.Sprintf("contrast %.0f at a free place vs %.0f at pips", free, occ))
@@ -907,6 +907,13 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 	}
 	return fit{}, nil, miss{fmt.Sprintf("%d pips in no canonical layout: %s", n, why), turned, lone, bigger}
 }
+
+// The most contrast a free place of the 3×3 grid may show, as a share of the weakest pip's:
+// on a 6, whose free places lie between its rows, and on the other faces (see bestFit).
+const (
+	freeShare    = 0.5
+	sixFreeShare = 0.75
+)
 
 // miss says why no layout fitted: why, whether the pips fitted but for their turn (turned),
 // the pips (patch pixels) that fitted a 1 but for other pips on the face (lone), and whether
