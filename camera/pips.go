@@ -305,6 +305,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	bigger := false  // some threshold saw a 2 with pips like its own left out (see bestFit)
 	both := false    // some threshold saw spots darker and lighter than the face
 	var Cu []float64 // the map of the attempt used
+	var Tu float64   // and its threshold
 	reads := 0       // thresholds that read the value
 	for ai, a := range tries {
 		if ai == 3 {
@@ -366,7 +367,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		case found && fi.value != ft.value && innerFit(fi, ft):
 			continue
 		case found && fi.value != ft.value && innerFit(ft, fi):
-			pips, ft, used, Cu = ps, fi, us, a.C
+			pips, ft, used, Cu, Tu = ps, fi, us, a.C, tf
 		}
 		if found && fi.value != ft.value || against(fi) {
 			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value), amb: true}
@@ -376,7 +377,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		reads++
 		strong = strong || !fi.weak
 		if !found {
-			pips, ft, used, Cu, found = ps, fi, us, a.C, true
+			pips, ft, used, Cu, Tu, found = ps, fi, us, a.C, tf, true
 		}
 	}
 	if sides && failed {
@@ -428,7 +429,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			f.extra, f.extraLook = append(f.extra, q), append(f.extraLook, p)
 		}
 	}
-	occ, free := gridContrast(Cu, P, ft)
+	occ, free := freeContrast(Cu, P, ft, pips, used, Tu)
 	// The free places' margin below the pips, as a share of the pips' contrast: at least
 	// half on a face of one to five pips, a quarter on a 6 (see bestFit), which is scaled
 	// to the others' range.
@@ -809,17 +810,13 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			turned = turned || len(idx) == n
 			return fail(fmt.Sprintf("pips turned %.0f° from the die's sides", tilt*180/math.Pi))
 		}
-		occ, free := gridContrast(C, P, ft)
 		// A free place must be clear of a pip too faint for the threshold (a 3 read as a 2):
 		// below half the weakest pip's contrast. No face has a hidden seventh pip, so a 6's
 		// free places, each between two pips one spacing away, need only stay below the
 		// threshold and clearly under the pips: big pips in rows of three nearly touch, and
 		// their blur fills the gap between the rows.
-		ratio := freeShare
-		if len(idx) == 6 {
-			ratio = sixFreeShare
-		}
-		if free >= t || free > ratio*occ {
+		occ, free := freeContrast(C, P, ft, pips, idx, t)
+		if !clearFree(occ, free, t, len(idx)) {
 			return fail(fmt.Sprintf("contrast %.0f at a free place vs %.0f at pips", free, occ))
 		}
 		// Pips left out must lie off this face, unless they lie on a side face.
@@ -942,10 +939,17 @@ func forSubsets(n, m int, f func([]int)) {
 }
 
 // gridContrast returns the weakest contrast among the layout's pip places and the strongest
-// among the 3×3 grid's free places.
-func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
+// among the 3×3 grid's free places. With a pip width pipD, each place is read through a grey
+// opening by a disc a quarter of that wide: what survives it is as wide as a pip, while a
+// glare streak or a crack, thinner, does not (nor does a streak's end taken for a pip).
+func gridContrast(C []float64, P int, ft fit, pipD float64) (occ, free float64) {
 	occ = math.Inf(1)
 	r := math.Max(1.5, 0.28*ft.f.a)
+	rad := 0.25 * pipD
+	at := func(x, y int) float64 { return C[y*P+x] }
+	if rad >= 1 {
+		at = func(x, y int) float64 { return openedAt(C, P, x, y, rad) }
+	}
 	for u := -1; u <= 1; u++ {
 		for v := -1; v <= 1; v++ {
 			x, y := ft.f.at(float64(u), float64(v))
@@ -955,7 +959,7 @@ func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 					if xx < 0 || yy < 0 || xx >= P || yy >= P || math.Hypot(float64(xx)-x, float64(yy)-y) > r {
 						continue
 					}
-					s += C[yy*P+xx]
+					s += at(xx, yy)
 					n++
 				}
 			}
@@ -976,6 +980,58 @@ func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 		}
 	}
 	return occ, free
+}
+
+// freeContrast is gridContrast for the pips idx fitted as ft at threshold t. Where the free
+// places are not clear, a face of three or more pips is read again through an opening scaled
+// to its pips (see gridContrast): one or two pips say too little of their size, and reading
+// a 1's or 2's free places so turned 3s into 2s and lost faces on the shared photos.
+func freeContrast(C []float64, P int, ft fit, pips []pip, idx []int, t float64) (occ, free float64) {
+	occ, free = gridContrast(C, P, ft, 0)
+	if len(idx) >= 3 && !clearFree(occ, free, t, len(idx)) {
+		occ, free = gridContrast(C, P, ft, pipWidth(pips, idx))
+	}
+	return occ, free
+}
+
+// clearFree says whether the free places of a face of n pips are clear: their contrast
+// below the threshold t and a share of the pips' (see bestFit).
+func clearFree(occ, free, t float64, n int) bool {
+	ratio := freeShare
+	if n == 6 {
+		ratio = sixFreeShare
+	}
+	return free < t && free <= ratio*occ
+}
+
+// openedAt is the grey opening of C by a disc of radius rad at (x, y): the largest, over the
+// discs holding (x, y), of the least value in the disc.
+func openedAt(C []float64, P, x, y int, rad float64) float64 {
+	ri, r2 := int(rad), rad*rad
+	in := func(dx, dy int) bool { return float64(dx*dx+dy*dy) <= r2 }
+	best := 0.0
+	for cy := y - ri; cy <= y+ri; cy++ {
+		for cx := x - ri; cx <= x+ri; cx++ {
+			if !in(cx-x, cy-y) {
+				continue
+			}
+			lo := math.Inf(1)
+			for yy := cy - ri; yy <= cy+ri && lo > best; yy++ {
+				for xx := cx - ri; xx <= cx+ri; xx++ {
+					if !in(xx-cx, yy-cy) {
+						continue
+					}
+					v := 0.0
+					if xx >= 0 && yy >= 0 && xx < P && yy < P {
+						v = C[yy*P+xx]
+					}
+					lo = math.Min(lo, v)
+				}
+			}
+			best = math.Max(best, lo)
+		}
+	}
+	return best
 }
 
 // edgeTurn returns how far (radians, within ±45°) the die's edges in the patch are turned from
