@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"encoding/binary"
 	"fmt"
 	"image"
 	"math"
@@ -429,7 +430,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			f.extra, f.extraLook = append(f.extra, q), append(f.extraLook, p)
 		}
 	}
-	occ, free := freeContrast(Cu, P, ft, pips, used, Tu)
+	occ, free := freeContrast(&openings{C: Cu, P: P}, ft, pips, used, Tu)
 	// The free places' margin below the pips, as a share of the pips' contrast: at least
 	// half on a face of one to five pips, a quarter on a 6 (see bestFit), which is scaled
 	// to the others' range.
@@ -671,6 +672,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 	bigger := false       // a 2 failed for leaving out pips like its own
 	var lone [][2]float64 // pips that fit a 1 but for other pips on the face
 	one := oneWithSides(pips, S)
+	open := &openings{C: C, P: P}
 	try := func(idx []int) (fit, bool) {
 		pts := make([][2]float64, len(idx))
 		var dmin, dmax = math.Inf(1), 0.0
@@ -815,7 +817,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 		// free places, each between two pips one spacing away, need only stay below the
 		// threshold and clearly under the pips: big pips in rows of three nearly touch, and
 		// their blur fills the gap between the rows.
-		occ, free := freeContrast(C, P, ft, pips, idx, t)
+		occ, free := freeContrast(open, ft, pips, idx, t)
 		if !clearFree(occ, free, t, len(idx)) {
 			return fail(fmt.Sprintf("contrast %.0f at a free place vs %.0f at pips", free, occ))
 		}
@@ -939,17 +941,10 @@ func forSubsets(n, m int, f func([]int)) {
 }
 
 // gridContrast returns the weakest contrast among the layout's pip places and the strongest
-// among the 3×3 grid's free places. With a pip width pipD, each place is read through a grey
-// opening by a disc a quarter of that wide: what survives it is as wide as a pip, while a
-// glare streak or a crack, thinner, does not (nor does a streak's end taken for a pip).
-func gridContrast(C []float64, P int, ft fit, pipD float64) (occ, free float64) {
+// among the 3×3 grid's free places.
+func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 	occ = math.Inf(1)
 	r := math.Max(1.5, 0.28*ft.f.a)
-	rad := 0.25 * pipD
-	at := func(x, y int) float64 { return C[y*P+x] }
-	if rad >= 1 {
-		at = func(x, y int) float64 { return openedAt(C, P, x, y, rad) }
-	}
 	for u := -1; u <= 1; u++ {
 		for v := -1; v <= 1; v++ {
 			x, y := ft.f.at(float64(u), float64(v))
@@ -959,7 +954,7 @@ func gridContrast(C []float64, P int, ft fit, pipD float64) (occ, free float64) 
 					if xx < 0 || yy < 0 || xx >= P || yy >= P || math.Hypot(float64(xx)-x, float64(yy)-y) > r {
 						continue
 					}
-					s += at(xx, yy)
+					s += C[yy*P+xx]
 					n++
 				}
 			}
@@ -982,14 +977,18 @@ func gridContrast(C []float64, P int, ft fit, pipD float64) (occ, free float64) 
 	return occ, free
 }
 
-// freeContrast is gridContrast for the pips idx fitted as ft at threshold t. Where the free
-// places are not clear, a face of three or more pips is read again through an opening scaled
-// to its pips (see gridContrast): one or two pips say too little of their size, and reading
-// a 1's or 2's free places so turned 3s into 2s and lost faces on the shared photos.
-func freeContrast(C []float64, P int, ft fit, pips []pip, idx []int, t float64) (occ, free float64) {
-	occ, free = gridContrast(C, P, ft, 0)
+// freeContrast is gridContrast for the pips idx fitted as ft at threshold t on the map o.C.
+// Where the free places are not clear, a face of three or more pips is read again through a
+// grey opening by a disc a quarter of its pips' width across: what survives it is as wide
+// as a pip, while a glare streak or a crack, thinner, does not (nor does a streak's end
+// taken for a pip). One or two pips say too little of their size, and reading a 1's or 2's
+// free places so turned 3s into 2s and lost faces on the shared photos.
+func freeContrast(o *openings, ft fit, pips []pip, idx []int, t float64) (occ, free float64) {
+	occ, free = gridContrast(o.C, o.P, ft)
 	if len(idx) >= 3 && !clearFree(occ, free, t, len(idx)) {
-		occ, free = gridContrast(C, P, ft, pipWidth(pips, idx))
+		if rad := 0.25 * pipWidth(pips, idx); rad >= 1 {
+			occ, free = gridContrast(o.at(rad), o.P, ft)
+		}
 	}
 	return occ, free
 }
@@ -1004,34 +1003,56 @@ func clearFree(occ, free, t float64, n int) bool {
 	return free < t && free <= ratio*occ
 }
 
-// openedAt is the grey opening of C by a disc of radius rad at (x, y): the largest, over the
-// discs holding (x, y), of the least value in the disc.
-func openedAt(C []float64, P, x, y int, rad float64) float64 {
-	ri, r2 := int(rad), rad*rad
-	in := func(dx, dy int) bool { return float64(dx*dx+dy*dy) <= r2 }
-	best := 0.0
-	for cy := y - ri; cy <= y+ri; cy++ {
-		for cx := x - ri; cx <= x+ri; cx++ {
-			if !in(cx-x, cy-y) {
-				continue
-			}
-			lo := math.Inf(1)
-			for yy := cy - ri; yy <= cy+ri && lo > best; yy++ {
-				for xx := cx - ri; xx <= cx+ri; xx++ {
-					if !in(xx-cx, yy-cy) {
-						continue
-					}
-					v := 0.0
-					if xx >= 0 && yy >= 0 && xx < P && yy < P {
-						v = C[yy*P+xx]
-					}
-					lo = math.Min(lo, v)
+// openings holds a P×P map and its grey openings by discs, made once per radius.
+type openings struct {
+	C  []float64
+	P  int
+	by map[float64][]float64
+}
+
+// at returns C opened by a disc of radius rad: the largest, over the discs holding a pixel,
+// of the least value in the disc.
+func (o *openings) at(rad float64) []float64 {
+	if m, ok := o.by[rad]; ok {
+		return m
+	}
+	out := o.C
+	if src, err := gocv.NewMatFromBytes(o.P, o.P, gocv.MatTypeCV32F, f32bytes(o.C)); err == nil {
+		defer src.Close()
+		ri := int(rad)
+		k := gocv.NewMatWithSize(2*ri+1, 2*ri+1, gocv.MatTypeCV8U)
+		defer k.Close()
+		for y := -ri; y <= ri; y++ {
+			for x := -ri; x <= ri; x++ {
+				if float64(x*x+y*y) <= rad*rad {
+					k.SetUCharAt(y+ri, x+ri, 1)
 				}
 			}
-			best = math.Max(best, lo)
+		}
+		dst := gocv.NewMat()
+		defer dst.Close()
+		gocv.MorphologyEx(src, &dst, gocv.MorphOpen, k)
+		if v, err := dst.DataPtrFloat32(); err == nil && len(v) == o.P*o.P {
+			out = make([]float64, len(v))
+			for i, x := range v {
+				out[i] = float64(x)
+			}
 		}
 	}
-	return best
+	if o.by == nil {
+		o.by = map[float64][]float64{}
+	}
+	o.by[rad] = out
+	return out
+}
+
+// f32bytes packs v as float32s in native byte order, for a CV_32F Mat.
+func f32bytes(v []float64) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.NativeEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
+	}
+	return b
 }
 
 // edgeTurn returns how far (radians, within ±45°) the die's edges in the patch are turned from
