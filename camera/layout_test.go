@@ -97,3 +97,28 @@ func TestReadGlareStreak(t *testing.T) {
 	testReads(t, []readCase{{"nell-byler/IMG_20191209_100229.jpg", "[1 3 3 3 4 6]"}})
 	testVaried(t, []variedCase{{"scale0.6", "nell-byler/IMG_20191209_100602.jpg", "[4 5 6]"}})
 }
+
+// TestOpenings: a grey opening by a disc keeps a spot as wide as a pip and takes away a
+// streak thinner than the disc.
+func TestOpenings(t *testing.T) {
+	const P = 32
+	C := make([]float64, P*P)
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
+			if math.Hypot(float64(x-8), float64(y-8)) <= 3.5 || y == 20 && x >= 4 && x < 28 {
+				C[y*P+x] = 100
+			}
+		}
+	}
+	o := &openings{C: C, P: P}
+	m := o.at(1.5)
+	if m[8*P+8] != 100 || m[8*P+10] != 100 {
+		t.Errorf("pip-sized spot opened away: centre %.0f, edge %.0f", m[8*P+8], m[8*P+10])
+	}
+	if m[20*P+16] != 0 {
+		t.Errorf("streak one pixel wide survived the opening: %.0f", m[20*P+16])
+	}
+	if len(o.by) != 1 || &o.at(1.5)[0] != &m[0] {
+		t.Error("the opening is not made once per radius")
+	}
+}

@@ -1020,7 +1020,7 @@ func (o *openings) at(rad float64) []float64 {
 	if src, err := gocv.NewMatFromBytes(o.P, o.P, gocv.MatTypeCV32F, f32bytes(o.C)); err == nil {
 		defer src.Close()
 		ri := int(rad)
-		k := gocv.NewMatWithSize(2*ri+1, 2*ri+1, gocv.MatTypeCV8U)
+		k := gocv.Zeros(2*ri+1, 2*ri+1, gocv.MatTypeCV8U)
 		defer k.Close()
 		for y := -ri; y <= ri; y++ {
 			for x := -ri; x <= ri; x++ {
