@@ -89,7 +89,8 @@ func TestReadSixConfidence(t *testing.T) {
 
 // TestReadGlareStreak: light glancing off a translucent die draws a streak as bright as its
 // pips across the face, through a free place. A face of three or more pips is then read again
-// through an opening as wide as its pips, which the streak does not survive: the blue 4 of
+// through an opening by a disc a quarter of its pips' width across, which the thinner streak
+// does not survive: the blue 4 of
 // nell-byler IMG_20191209_100229 was refused for the contrast a streak put on a free place.
 // The pips must survive the opening too: at 0.6 of its size, the translucent red 4 of
 // IMG_20191209_100602 shows a streak whose end, at the face's centre, made it a 5.
