@@ -270,12 +270,12 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				}
 				faces[i] = f
 			}
-			if len(alt) > 1 && (!explainsPips(alt, faces) || overlap(faces)) {
+			if len(alt) > 1 && (!explainsPips(alt, faces, float64(r.o.FaceSide)) || overlap(faces)) {
 				// Not a way to cut the blob, but what its parts read still counts against
 				// a reading that lacks it. A cut through a face leaves pips of it unused,
 				// so there only faces of three or more pips count (two touching 4s read
 				// whole as a 2 of a pip of each), not the halves of a face.
-				cut := !explainsPips(alt, faces)
+				cut := !explainsPips(alt, faces, float64(r.o.FaceSide))
 				for _, f := range faces {
 					if f.value > 0 && (!cut || f.value >= 3) {
 						seen = append(seen, f)
@@ -510,17 +510,21 @@ func plausibleSplit(parts []cand) bool {
 // explainsPips says whether a split of a blob into dice accounts for its pips: a pip that a
 // part saw but did not use, like the pips it used and nearer that part than any other, means
 // the split cut through a face (two halves of a 6 read as two 2s). A spot unlike them is no
-// pip of that face (the crease of a die's own side face, fainter and longer). Not beside a
+// pip of that face (the crease of a die's own side face, fainter and longer), nor is a pip
+// foreshortened as a side face's beside it (see sideOf; S is the patch's die side: an ivory
+// 2 seen obliquely shows its side face's pips as strong as its own once the light is
+// brighter). Not beside a
 // face of three or more pips: fitted with its free places clear and no stray pip on it, that
 // face is whole (part of a 5 or 6 leaves pips on it), and a pip beside it is on one of its
 // die's side faces (in an oblique view, the row of pips on the side face of the die behind).
-func explainsPips(parts []cand, faces []face) bool {
+func explainsPips(parts []cand, faces []face, S float64) bool {
 	for i, f := range faces {
 		if f.value == 0 || f.value >= 3 {
 			continue
 		}
+		top := faceCentre(f.look)
 		for k, p := range f.extra {
-			if k < len(f.extraLook) && !pipLike(f.extraLook[k], f.look) {
+			if k < len(f.extraLook) && (!pipLike(f.extraLook[k], f.look) || sideOf(f.extraLook[k], top, S)) {
 				continue
 			}
 			near, best := -1, math.Inf(1)
@@ -535,6 +539,19 @@ func explainsPips(parts []cand, faces []face) bool {
 		}
 	}
 	return true
+}
+
+// faceCentre is the centre of a face's pips (patch pixels), as sideOf takes it: the mean of
+// the pips of a canonical layout is the face's centre, their roundness the least of theirs.
+func faceCentre(ps []pip) pip {
+	top := pip{q: math.Inf(1)}
+	for _, p := range ps {
+		top.x += p.x / float64(len(ps))
+		top.y += p.y / float64(len(ps))
+		top.d += p.d / float64(len(ps))
+		top.q = math.Min(top.q, p.q)
+	}
+	return top
 }
 
 // overlap says whether two of the faces fitted in the parts of a split blob overlap: two dice
