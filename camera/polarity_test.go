@@ -33,15 +33,7 @@ func TestReadPolarisedRefuses(t *testing.T) {
 // In IMG_20191208_111457 darkened, a 1 touching a 5 is a candidate whose patch holds the 5's
 // white pips at its edge; read from them, it took the 5's place and the 1 went unreported.
 func TestReadPolarisedCentred(t *testing.T) {
-	v, err := VariationNamed("bright0.6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := testPhoto(t, "nell-byler/IMG_20191208_111457.jpg")
-	defer img.Close()
-	changed := v(img)
-	defer changed.Close()
-	rd := NewReader(DefaultReaderOpts()).Read(changed)
+	rd := readVaried(t, NewReader(DefaultReaderOpts()), "bright0.6", "nell-byler/IMG_20191208_111457.jpg")
 	one := image.Rect(393, 171, 431, 209) // boxes.csv
 	for _, d := range rd.Dice {
 		if c := d.Box.Min.Add(d.Box.Max).Div(2); c.In(one) {

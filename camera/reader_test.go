@@ -164,6 +164,20 @@ func readPhoto(t *testing.T, r *Reader, file string) Reading {
 	return r.Read(img)
 }
 
+// readVaried reads a testdata photo changed by the named variation (see VariationNamed).
+func readVaried(t *testing.T, r *Reader, vary, file string) Reading {
+	t.Helper()
+	v, err := VariationNamed(vary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := testPhoto(t, file)
+	defer img.Close()
+	changed := v(img)
+	defer changed.Close()
+	return r.Read(changed)
+}
+
 // TestReadSideFaces: in oblique views a die's side face shows pips too; a side face's pip
 // taken for a 1's partner (dice_9: read as a 2 when the die's turn is measured from its
 // edges alone) or a side face split off as a die of its own (four_17: a 4 and the 2 below

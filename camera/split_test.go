@@ -87,15 +87,7 @@ func TestReadSplitCrease(t *testing.T) {
 // a die silently lost. matteop65 dice_31 lost a 1 so; two_13 a 2, brightened by 1.4.
 func TestReadSplitSidePips(t *testing.T) {
 	testReads(t, []readCase{{"matteop65/dice_31.jpg", "[1 1 1 1]"}})
-	v, err := VariationNamed("bright1.4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := testPhoto(t, "matteop65/two_13.jpg")
-	defer img.Close()
-	bright := v(img)
-	defer bright.Close()
-	if rd := NewReader(DefaultReaderOpts()).Read(bright); rd.Status != StatusRead || fmt.Sprint(rd.Values()) != "[2 2]" {
+	if rd := readVaried(t, NewReader(DefaultReaderOpts()), "bright1.4", "matteop65/two_13.jpg"); rd.Status != StatusRead || fmt.Sprint(rd.Values()) != "[2 2]" {
 		t.Errorf("two_13 brightened: %s %v (%s), want read [2 2]", rd.Status, rd.Values(), rd.Why)
 	}
 }

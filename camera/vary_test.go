@@ -124,15 +124,7 @@ func testVaried(t *testing.T, cases []variedCase) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range cases {
 		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
-			v, err := VariationNamed(c.vary)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			changed := v(img)
-			defer changed.Close()
-			rd := r.Read(changed)
+			rd := readVaried(t, r, c.vary, c.file)
 			if !subOf(rd.Values(), c.labels) {
 				t.Errorf("%s %v (%s): want %s, some of it or unreadable", rd.Status, rd.Values(), rd.Why, c.labels)
 			}
