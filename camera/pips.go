@@ -861,6 +861,10 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 			for _, j := range idx {
 				weakest = math.Min(weakest, pips[j].c)
 			}
+			own := make([]pip, len(idx))
+			for i, j := range idx {
+				own[i] = pips[j]
+			}
 			like := 0
 			for j, p := range pips {
 				if in[j] || side[j] || math.Abs(p.x) >= 0.5*S || math.Abs(p.y) >= 0.5*S {
@@ -869,7 +873,7 @@ func (r *Reader) bestFit(pips []pip, C []float64, P int, S, t float64, sided boo
 				if p.c > 1.25*weakest {
 					return fail("a pip on the die left out contrasts more than one used")
 				}
-				if p.c >= weakest/1.25 && p.d > 0.6*top.d && p.d < 1.67*top.d && (p.q == 0 || p.q > sideRatio*top.q) {
+				if pipLike(p, own) && (p.q == 0 || p.q > sideRatio*top.q) {
 					like++
 				}
 			}

@@ -270,12 +270,12 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				}
 				faces[i] = f
 			}
-			if len(alt) > 1 && (!explainsPips(alt, faces, float64(r.o.FaceSide)) || overlap(faces)) {
+			cut := len(alt) > 1 && !explainsPips(alt, faces, float64(r.o.FaceSide))
+			if cut || len(alt) > 1 && overlap(faces) {
 				// Not a way to cut the blob, but what its parts read still counts against
 				// a reading that lacks it. A cut through a face leaves pips of it unused,
 				// so there only faces of three or more pips count (two touching 4s read
 				// whole as a 2 of a pip of each), not the halves of a face.
-				cut := !explainsPips(alt, faces, float64(r.o.FaceSide))
 				for _, f := range faces {
 					if f.value > 0 && (!cut || f.value >= 3) {
 						seen = append(seen, f)
@@ -513,10 +513,10 @@ func plausibleSplit(parts []cand) bool {
 // pip of that face (the crease of a die's own side face, fainter and longer), nor is a pip
 // foreshortened as a side face's beside it (see sideOf; S is the patch's die side: an ivory
 // 2 seen obliquely shows its side face's pips as strong as its own once the light is
-// brighter). Not beside a
-// face of three or more pips: fitted with its free places clear and no stray pip on it, that
-// face is whole (part of a 5 or 6 leaves pips on it), and a pip beside it is on one of its
-// die's side faces (in an oblique view, the row of pips on the side face of the die behind).
+// brighter). Not beside a face of three or more pips: fitted with its free places clear and
+// no stray pip on it, that face is whole (part of a 5 or 6 leaves pips on it), and a pip
+// beside it is on one of its die's side faces (in an oblique view, the row of pips on the
+// side face of the die behind).
 func explainsPips(parts []cand, faces []face, S float64) bool {
 	for i, f := range faces {
 		if f.value == 0 || f.value >= 3 {
