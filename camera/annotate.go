@@ -9,8 +9,9 @@ import (
 )
 
 // Annotate returns a copy of frame with each die's box, its pips and its value drawn in, and the
-// reading's status in the top-left corner. Read dice are green, unreadable ones red. The caller
-// closes the result.
+// reading's status in the top-left corner. Read dice are green, unreadable ones red; a value
+// read by the face network rather than from its pips is marked "net". The caller closes the
+// result.
 func Annotate(frame gocv.Mat, rd Reading) gocv.Mat {
 	out := frame.Clone()
 	if out.Empty() {
@@ -26,6 +27,8 @@ func Annotate(frame gocv.Mat, rd Reading) gocv.Mat {
 		label := fmt.Sprint(d.Value)
 		if d.Value == 0 {
 			c, label = red, "?"
+		} else if d.Net {
+			label += " net"
 		}
 		gocv.Rectangle(&out, d.Box, c, thick)
 		for _, p := range d.Pips {

@@ -27,6 +27,9 @@ type BenchOpts struct {
 	Failures string
 	// Vary names a Variation applied to every photo before it is read ("" for none).
 	Vary string
+	// Crops, when set, receives a NetCrop line for every candidate die (not with Vary: the
+	// squares are in the photos as they are on disk).
+	Crops io.Writer
 }
 
 // BenchSet is the score of one folder (or of the total).
@@ -84,6 +87,9 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 	var many []BenchSet
 	rep.Total.Name = "total"
 	var vary Variation
+	if o.Vary != "" && o.Crops != nil {
+		return rep, errors.New("bench: crops are written of the photos as they are: leave out --vary")
+	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)
 		if err != nil {
@@ -149,6 +155,11 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, vary Variation, 
 	t0 := time.Now()
 	rd := r.Read(img)
 	s.ms = append(s.ms, float64(time.Since(t0).Microseconds())/1000)
+	if o.Crops != nil {
+		if err := writeCrops(o.Crops, filepath.Base(filepath.Clean(dir)), p.file, rd); err != nil {
+			return err
+		}
+	}
 	got := rd.Values()
 	s.Photos++
 	s.Dice += len(p.values)

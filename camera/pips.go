@@ -50,6 +50,9 @@ type face struct {
 	clutter bool
 	// col is the median Lab colour of the patch's centre: the face's own colour.
 	col [3]float64
+	// unlaid: pips were found but fit no canonical layout, on a candidate inside the picture
+	// (see netRead).
+	unlaid bool
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -63,6 +66,9 @@ func (f face) die(c cand, off image.Point) Die {
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
 	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, src: c, fc: f.face,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
+	if f.unlaid {
+		d.unlaid = f.why
+	}
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
 	}
@@ -403,7 +409,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	if !found {
 		// Pips in no layout on something that runs off the picture (a cable, a keyboard) or
 		// whose edges are not square (a round tray foot) is clutter, not a die.
-		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0), bigger: bigger}
+		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0), bigger: bigger, unlaid: !c.edge}
 	}
 	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed, reads: reads}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)

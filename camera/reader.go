@@ -31,6 +31,9 @@ type ReaderOpts struct {
 	MaxLayoutError float64 `json:"max_layout_error"`
 	// MinConfidence: a die read with less confidence is reported unreadable.
 	MinConfidence float64 `json:"min_confidence"`
+	// PipsOnly reads faces from pip layouts alone, without the face network's second look
+	// at faces whose pips fit no layout (see netRead).
+	PipsOnly bool `json:"pips_only,omitempty"`
 }
 
 // DefaultReaderOpts returns options for an uncalibrated rig reading any number of dice.
@@ -47,7 +50,8 @@ func DefaultReaderOpts() ReaderOpts {
 // Reader reads dice from frames. It holds only its options, so one Reader may be used from
 // several goroutines.
 type Reader struct {
-	o ReaderOpts
+	o   ReaderOpts
+	net *faceNet // nil with PipsOnly
 }
 
 // NewReader returns a reader; zero fields of o take their defaults.
@@ -68,7 +72,16 @@ func NewReader(o ReaderOpts) *Reader {
 	if o.MinConfidence <= 0 {
 		o.MinConfidence = d.MinConfidence
 	}
-	return &Reader{o: o}
+	r := &Reader{o: o}
+	if !o.PipsOnly {
+		n, err := parseFaceNet(faceNetWeights)
+		if err != nil {
+			// The weights are built into the program: this is a broken build, not bad input.
+			panic(fmt.Sprintf("camera: the built-in %v", err))
+		}
+		r.net = n
+	}
+	return r
 }
 
 // Opts returns the reader's options.
@@ -119,7 +132,9 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			kept = append(kept, d)
 		}
 	}
-	rd.Dice = unlike(specks(kept), r.o.MinContrast)
+	rd.Dice = specks(kept)
+	r.netRead(img, rd.Dice) // after specks: a face read by the network has no fitted size
+	rd.Dice = unlike(rd.Dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {
 		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as
 		// dice, and "the dice of one game are alike" tells it apart. A calibrated tray holds

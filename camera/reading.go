@@ -48,6 +48,9 @@ type Die struct {
 	Confidence float64 `json:"confidence"`
 	// Why tells what was wrong when Value is 0.
 	Why string `json:"why,omitempty"`
+	// Net: the value was read by the face network, its pips fitting no canonical layout
+	// (Pips is then empty and Confidence is the network's probability).
+	Net bool `json:"net,omitempty"`
 	// clutter: not read, and not like a die either; Read leaves such candidates out.
 	clutter bool
 	// col is the face's median colour in 8-bit Lab (see faceColour).
@@ -60,6 +63,9 @@ type Die struct {
 	src cand
 	// fc is the fitted top face in the picture searched (zero when no layout fitted).
 	fc rotRect
+	// unlaid is the pip fitter's reason when it found pips in no layout (see netRead); the
+	// face network may read the die only while Why is still that reason.
+	unlaid string
 }
 
 // Reading is the result of reading one frame.

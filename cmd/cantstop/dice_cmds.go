@@ -141,6 +141,8 @@ func diceBenchCmd() *cobra.Command {
 		maxDice  int
 		failures string
 		vary     string
+		crops    string
+		pipsOnly bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
@@ -150,8 +152,18 @@ func diceBenchCmd() *cobra.Command {
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, err := camera.Bench(cmd.Context(), args, camera.NewReader(camera.DefaultReaderOpts()),
-				camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary})
+			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary}
+			if crops != "" {
+				f, err := os.Create(crops)
+				if err != nil {
+					return fmt.Errorf("--crops: %w", err)
+				}
+				defer f.Close()
+				o.Crops = f
+			}
+			ro := camera.DefaultReaderOpts()
+			ro.PipsOnly = pipsOnly
+			rep, err := camera.Bench(cmd.Context(), args, camera.NewReader(ro), o)
 			if err != nil {
 				return err
 			}
@@ -171,6 +183,8 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
 	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(camera.Variations(), ", ")+
 		"); dice are then matched by value, not by box")
+	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for tools/facenet)")
+	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
 	return cmd
 }
 

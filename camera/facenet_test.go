@@ -1,0 +1,134 @@
+package camera
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFaceNetWeights: the built-in weights parse, and a damaged file is refused with what
+// is wrong with it.
+func TestFaceNetWeights(t *testing.T) {
+	if _, err := parseFaceNet(faceNetWeights); err != nil {
+		t.Fatalf("built-in weights: %v", err)
+	}
+	version2 := append([]byte(nil), faceNetWeights...)
+	binary.LittleEndian.PutUint32(version2[4:], 2)
+	wrongLen := append([]byte(nil), faceNetWeights...)
+	binary.LittleEndian.PutUint32(wrongLen[8:], 7)
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"empty", nil, "not a CSFN"},
+		{"other file", []byte("\x89PNG\r\n\x1a\n...."), "not a CSFN"},
+		{"newer version", version2, "version 2"},
+		{"cut short", faceNetWeights[:len(faceNetWeights)/2], "cut short"},
+		{"wrong architecture", wrongLen, "architecture has 432"},
+		{"extra bytes", append(append([]byte(nil), faceNetWeights...), 0, 0), "left over"},
+	} {
+		if _, err := parseFaceNet(c.b); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestDihedral: the eight turns and mirrors of a crop are eight different rearrangements of
+// its pixels, and four quarter turns bring it back.
+func TestDihedral(t *testing.T) {
+	const plane = netSide * netSide
+	src := make([]float32, 3*plane)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	seen := map[string]int{}
+	for k := 0; k < 8; k++ {
+		dst := make([]float32, len(src))
+		dihedral(src, dst, k)
+		used := make([]bool, len(src))
+		for c := 0; c < 3; c++ {
+			for _, v := range dst[c*plane : (c+1)*plane] {
+				i := int(v)
+				if i/plane != c || used[i] {
+					t.Fatalf("turn %d: pixel %d moved across channels or used twice", k, i)
+				}
+				used[i] = true
+			}
+		}
+		key := string(binary.LittleEndian.AppendUint32(nil, uint32(dst[0]))) + string(binary.LittleEndian.AppendUint32(nil, uint32(dst[1])))
+		if j, ok := seen[key]; ok {
+			t.Errorf("turns %d and %d are the same", j, k)
+		}
+		seen[key] = k
+	}
+	a, b := append([]float32(nil), src...), make([]float32, len(src))
+	for i := 0; i < 4; i++ {
+		dihedral(a, b, 1)
+		a, b = b, a
+	}
+	for i := range a {
+		if a[i] != src[i] {
+			t.Fatalf("four quarter turns moved pixel %d", i)
+		}
+	}
+}
+
+// TestFaceNetParity: the Go network gives the probabilities PyTorch gave for the same crops
+// (testdata/facenet/parity.json, written by scripts/facenet/parity.py from held-out photos),
+// so the weights are read and the layers computed as they were trained.
+func TestFaceNetParity(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "facenet", "parity.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name  string     `json:"name"`
+		BGR   []byte     `json:"bgr"`
+		Probs [7]float64 `json:"probs"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatalf("parity.json: %v", err)
+	}
+	if len(cases) < 8 {
+		t.Fatalf("parity.json holds %d crops, want at least 8", len(cases))
+	}
+	n, err := parseFaceNet(faceNetWeights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if len(c.BGR) != netSide*netSide*3 {
+			t.Fatalf("%s: %d bytes, want %d", c.Name, len(c.BGR), netSide*netSide*3)
+		}
+		got := n.probs(normalise(c.BGR))
+		for i := range got {
+			if math.Abs(got[i]-c.Probs[i]) > 1e-4 {
+				t.Errorf("%s: probabilities %.5f, PyTorch %.5f", c.Name, got, c.Probs)
+				break
+			}
+		}
+	}
+}
+
+// BenchmarkFaceNet: the cost of one pass of the network; a die's second look (netRead)
+// costs at most eight.
+func BenchmarkFaceNet(b *testing.B) {
+	n, err := parseFaceNet(faceNetWeights)
+	if err != nil {
+		b.Fatal(err)
+	}
+	px := make([]byte, netSide*netSide*3)
+	for i := range px {
+		px[i] = byte(i * 7)
+	}
+	x := normalise(px)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n.probs(x)
+	}
+}

@@ -1,0 +1,255 @@
+package camera
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+const (
+	// netCrop is the side of the square the network looks at, in die sides: the top face with
+	// a margin, as it was trained (scripts/facenet).
+	netCrop = 1.5
+	// netSure is the least mean probability, over the eight turns and mirrors of a crop, at
+	// which the network's value is taken; each of the eight must also pick it.
+	netSure = 0.9
+	// netSupport is the least probability the network must give a value read from pips in
+	// a photo it completes (see netRead).
+	netSupport = 0.3
+)
+
+// netRead reads with the face network the dice on which the pip reader found pips but could
+// fit no canonical layout: small dice whose coloured pips merge or break up, marbled and
+// translucent bodies, glare. That is the only refusal it may overturn, and only while the
+// die still carries it: a die refused for being part of something else (a side face, a
+// split read two ways, one body with its neighbour, the picture's edge) stays refused. A
+// value is taken only when the network reads it surely in the square and in one a little
+// wider and one a little narrower (netVote); the checks after netRead still apply.
+//
+// Such a photo was refused for the dice the network reads, and that refusal also hid any
+// wrong value among the dice read from their pips (a translucent 4 whose back shows a fifth
+// pip, a marbled 5 read as a 1 from one pip). So once the network has read a die, each die
+// read from its pips must be one the network finds plausible: given less than netSupport,
+// it is refused. Photos the network reads nothing in are left as the pip reader read them.
+func (r *Reader) netRead(img gocv.Mat, dice []Die) {
+	if r.net == nil {
+		return
+	}
+	side := dieSide(dice)
+	read := false
+	for i, d := range dice {
+		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter {
+			continue
+		}
+		cx, cy, s := netSquare(d, side)
+		if v, p := r.netVote(img, cx, cy, s); v != 0 {
+			dice[i].Value, dice[i].Confidence, dice[i].Why, dice[i].Net = v, p, "", true
+			read = true
+		}
+	}
+	if !read {
+		return
+	}
+	for i, d := range dice {
+		if d.Value == 0 || d.Net {
+			continue
+		}
+		cx, cy, s := netSquare(d, side)
+		x, ok := netInput(img, cx, cy, s)
+		if !ok {
+			continue
+		}
+		if p := r.net.support(x, d.Value); p < netSupport {
+			dice[i].Why = fmt.Sprintf("read %d from its pips, but the face network gives a %d only %.2f", d.Value, d.Value, p)
+			dice[i].Value = 0
+		}
+	}
+}
+
+// dieSide is the median of the die sides guessed for the picture by the candidates that
+// have one (0 when none has).
+func dieSide(dice []Die) float64 {
+	var sides []float64
+	for _, d := range dice {
+		if d.src.die > 0 {
+			sides = append(sides, d.src.die)
+		}
+	}
+	return median(sides)
+}
+
+// netSquare is the square the network looks at for a die, in the picture searched: centred
+// on its candidate, netCrop die sides wide (the picture's die side when the candidate has
+// none, else its own box's).
+func netSquare(d Die, picture float64) (cx, cy, side float64) {
+	side = d.src.die
+	if side <= 0 {
+		side = picture
+	}
+	if side <= 0 {
+		side = math.Max(d.src.r.w, d.src.r.h)
+	}
+	return d.src.r.cx, d.src.r.cy, netCrop * side
+}
+
+// netVote reads the square of side s at (cx, cy) and, as stable does for pip layouts, the
+// squares stableGrow and stableShrink times as wide: a whole face reads the same when the
+// square it is looked at in changes a little, while a face made up of glare, a neighbour's
+// edge or pips seen through a translucent body comes and goes. It returns the value all
+// three votes agree on and the least of their probabilities, or 0.
+func (r *Reader) netVote(img gocv.Mat, cx, cy, s float64) (int, float64) {
+	want, least := 0, 1.0
+	for _, k := range [3]float64{1, stableGrow, stableShrink} {
+		x, ok := netInput(img, cx, cy, k*s)
+		if !ok {
+			return 0, 0
+		}
+		v, p := r.net.vote(x, netSure)
+		if v == 0 || want != 0 && v != want {
+			return 0, 0
+		}
+		want, least = v, math.Min(least, p)
+	}
+	return want, least
+}
+
+// vote runs the network on the eight turns and mirrors of a crop and returns the value all
+// eight pick, with their mean probability, when that reaches sure; else 0. It stops at the
+// first pass that picks another value (or no face), or after which the mean can no longer
+// reach sure, so a face it will not read costs a pass or two instead of eight.
+func (n *faceNet) vote(x []float32, sure float64) (int, float64) {
+	sum, want := 0.0, -1
+	t := make([]float32, len(x))
+	for k := 0; k < 8; k++ {
+		dihedral(x, t, k)
+		p := n.probs(t)
+		best := 0
+		for j := range p {
+			if p[j] > p[best] {
+				best = j
+			}
+		}
+		if best == 0 || want >= 0 && best != want {
+			return 0, 0
+		}
+		want = best
+		sum += p[best]
+		if sum+float64(7-k) < 8*sure {
+			return 0, 0
+		}
+	}
+	return want, sum / 8
+}
+
+// support is the network's mean probability for value v over the crop and its half turn.
+func (n *faceNet) support(x []float32, v int) float64 {
+	t := make([]float32, len(x))
+	sum := 0.0
+	for _, k := range [2]int{0, 2} {
+		dihedral(x, t, k)
+		sum += n.probs(t)[v]
+	}
+	return sum / 2
+}
+
+// dihedral writes into dst the k-th of the eight turns (k%4 quarter turns) and mirrors
+// (k >= 4) of the netSide×netSide planes of src. A die's faces read the same in all eight.
+func dihedral(src, dst []float32, k int) {
+	n := netSide
+	for c := 0; c < len(src)/(n*n); c++ {
+		s, d := src[c*n*n:(c+1)*n*n], dst[c*n*n:(c+1)*n*n]
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				sx, sy := x, y
+				if k >= 4 {
+					sx = n - 1 - sx
+				}
+				for q := 0; q < k%4; q++ {
+					sx, sy = sy, n-1-sx
+				}
+				d[y*n+x] = s[sy*n+sx]
+			}
+		}
+	}
+}
+
+// netInput crops a square of side s centred at (cx, cy) out of a BGR picture, resampled to
+// netSide pixels (smoothed first when it shrinks, as in training; the picture's border
+// repeated beyond its edge), normalised for the network.
+func netInput(img gocv.Mat, cx, cy, s float64) ([]float32, bool) {
+	if s < 4 || img.Empty() {
+		return nil, false
+	}
+	sc := netSide / s
+	sigma := 0.0
+	if sc < 0.7 {
+		sigma = 0.45 / sc
+	}
+	m := s/2 + 3*sigma + 2
+	roi := image.Rect(int(cx-m), int(cy-m), int(cx+m)+1, int(cy+m)+1).Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
+	if roi.Dx() < 2 || roi.Dy() < 2 {
+		return nil, false
+	}
+	part := img.Region(roi)
+	defer part.Close()
+	src := part
+	if sigma > 0 {
+		blurred := gocv.NewMat()
+		defer blurred.Close()
+		gocv.GaussianBlur(part, &blurred, image.Point{}, sigma, sigma, gocv.BorderReflect101)
+		src = blurred
+	}
+	x0, y0 := cx-float64(roi.Min.X), cy-float64(roi.Min.Y)
+	M := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+	defer M.Close()
+	M.SetDoubleAt(0, 0, sc)
+	M.SetDoubleAt(0, 2, netSide/2-sc*x0)
+	M.SetDoubleAt(1, 1, sc)
+	M.SetDoubleAt(1, 2, netSide/2-sc*y0)
+	out := gocv.NewMat()
+	defer out.Close()
+	gocv.WarpAffineWithParams(src, &out, M, image.Pt(netSide, netSide), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	px, err := out.DataPtrUint8()
+	if err != nil || len(px) != netSide*netSide*3 {
+		return nil, false
+	}
+	return normalise(px), true
+}
+
+// normalise turns a netSide×netSide BGR crop into channel planes in [0,1], each less its
+// mean, over the crop's spread (about the three channels' common mean, with n-1, as
+// torch's std in training) plus 0.02, so that a flat crop's noise is not blown up.
+func normalise(px []byte) []float32 {
+	const plane = netSide * netSide
+	x := make([]float32, 3*plane)
+	var mean [3]float64
+	for i := 0; i < plane; i++ {
+		for c := 0; c < 3; c++ {
+			v := float32(px[3*i+c]) / 255
+			x[c*plane+i] = v
+			mean[c] += float64(v)
+		}
+	}
+	all := 0.0
+	for c := range mean {
+		mean[c] /= plane
+		all += mean[c] / 3
+	}
+	ss := 0.0
+	for c := 0; c < 3; c++ {
+		for _, v := range x[c*plane : (c+1)*plane] {
+			d := float64(v) - all
+			ss += d * d
+		}
+	}
+	sd := math.Sqrt(ss/float64(3*plane-1)) + 0.02
+	for c := 0; c < 3; c++ {
+		for i := range x[c*plane : (c+1)*plane] {
+			x[c*plane+i] = float32((float64(x[c*plane+i]) - mean[c]) / sd)
+		}
+	}
+	return x
+}
