@@ -8,7 +8,7 @@ import (
 
 // NetCrop is one candidate die as the face network would look at it: the square it crops
 // (centre and side, frame pixels) and what the reader made of the die. Bench writes one JSON
-// line per candidate with BenchOpts.Crops; tools/facenet builds its training crops from them,
+// line per candidate with BenchOpts.Crops; scripts/facenet builds its training crops from them,
 // so that training sees exactly the squares netRead cuts.
 type NetCrop struct {
 	Set   string  `json:"set"`

@@ -55,12 +55,15 @@
 //     more alike dice is refused.
 //  6. A die on which pips were found that fit no layout (small dice whose coloured pips merge
 //     or break up, marbled and translucent bodies, glare) gets a second look from a small
-//     convolutional network (facenet.go, netread.go; weights built in, trained by
-//     scripts/facenet on labelled photos, crops any turn, colour, light, focus and noise). Its
-//     value is taken only when all eight turns and mirrors of the crop agree on it with a mean
-//     probability of netSure, and only while the die carries that refusal: a die refused as a
-//     side face, a split read two ways or cut by the picture's edge stays refused. Such a die
-//     is marked Net, and the checks below still apply to it. ReaderOpts.PipsOnly leaves it out.
+//     convolutional network (facenet.go, netread.go; weights built in, trained offline by
+//     scripts/facenet on photos changed as other rigs would). It may overturn only that
+//     refusal, and only while the die still carries it: a die refused as a side face, a split
+//     read two ways or cut by the picture's edge stays refused. Its value is taken when all
+//     eight turns and mirrors of the crop pick it with a mean probability of netSure, in the
+//     square and in one a little wider and one a little narrower. Once it has read a die, the
+//     photo's dice read from their pips must each be a value the network finds plausible (the
+//     refusal it overturned also hid their errors). Such a die is marked Net; the checks below
+//     still apply to it. ReaderOpts.PipsOnly leaves the network out.
 //  7. Every die read is read again in a square a little wider and in one a little narrower
 //     (stable.go): a face that reads otherwise in both was read from part of a face, or a face
 //     with a side face's pips, and is refused. This costs one face read per die, spent only on

@@ -8,7 +8,7 @@ import (
 	"math"
 )
 
-// facenet.bin holds the weights of faceNet, written by tools/facenet/export.py: "CSFN", a
+// facenet.bin holds the weights of faceNet, written by scripts/facenet/export.py: "CSFN", a
 // version, then each array as a length and that many little-endian float32s, batch norm
 // already folded into the convolutions.
 //
@@ -19,10 +19,10 @@ var faceNetWeights []byte
 const netSide = 32
 
 // faceNet reads a die's top face from a 32×32 BGR crop centred on it, 1.5 die sides wide:
-// three blocks of 3×3 convolutions (16, 32, 64 channels, each ended by a 2×2 max pool), a
-// dense layer of 64 and seven outputs, "no top face here" and the values 1 to 6. It is small
-// enough to run in plain Go in a few milliseconds, and it is only asked about faces the pip
-// reader found pips on but could fit to no layout (see netRead).
+// five 3×3 convolutions (16, 16, 32, 32 and 64 channels, a 2×2 max pool after the second,
+// fourth and fifth), a dense layer of 64 and seven outputs, "no top face here" and the
+// values 1 to 6. It is small enough to run in plain Go, and it is asked only about dice
+// whose pips fit no layout and, in a photo it completes, the dice read from pips (netRead).
 type faceNet struct {
 	convs [5]convLayer
 	fc1   denseLayer

@@ -15,10 +15,7 @@ import (
 // from pip layouts alone the same photos are refused. The photos are of the benchmark's
 // held-out part (nell-byler with at most six dice), never seen in training.
 func TestReadByNet(t *testing.T) {
-	o := DefaultReaderOpts()
-	o.PipsOnly = true
-	pipsOnly := NewReader(o)
-	r := NewReader(DefaultReaderOpts())
+	pipsOnly, r := readers()
 	for _, c := range netCases {
 		t.Run(c.file, func(t *testing.T) {
 			if rd := readPhoto(t, pipsOnly, c.file); rd.Status == StatusRead {
@@ -42,6 +39,13 @@ func TestReadByNet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readers returns a reader without the network and one with it.
+func readers() (pipsOnly, r *Reader) {
+	o := DefaultReaderOpts()
+	o.PipsOnly = true
+	return NewReader(o), NewReader(DefaultReaderOpts())
 }
 
 // netCases are held-out photos that only the network reads exactly: a white 1 ringed in
@@ -92,10 +96,7 @@ func TestNetSupport(t *testing.T) {
 // later check refused for another reason (a side face, a split read two ways, one body with
 // its neighbour) stays refused, however sure the network is.
 func TestNetOnlyPipFitterRefusals(t *testing.T) {
-	o := DefaultReaderOpts()
-	o.PipsOnly = true
-	pipsOnly := NewReader(o)
-	r := NewReader(DefaultReaderOpts())
+	pipsOnly, r := readers()
 	for _, c := range netCases {
 		img := testPhoto(t, c.file)
 		rd := pipsOnly.Read(img)

@@ -65,7 +65,7 @@ def cut(img, cx, cy, s, ang):
     return cv2.warpAffine(img, M, (SIDE, SIDE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def squares(folder, file, crops, bxs, lab, scale, rng):
+def squares(crops, bxs, lab, scale, rng):
     """(x, y, side, label) for one photo."""
     out = []
     for c in crops:
@@ -116,7 +116,7 @@ def build(crops_file, folders, select, variants, seed=1):
             img = cv2.imread(os.path.join(folder, file))
             if img is None:
                 raise SystemExit(f'{folder}/{file}: cannot decode')
-            sq = squares(folder, file, by[(name, file)], bx[file], vals, scale, rng) + bare(img, bx[file], scale, rng)
+            sq = squares(by[(name, file)], bx[file], vals, scale, rng) + bare(img, bx[file], scale, rng)
             for x, y, s, v in sq:
                 for _ in range(variants):
                     p = cut(img, x + rng.uniform(-0.06, 0.06) * s, y + rng.uniform(-0.06, 0.06) * s,
