@@ -34,7 +34,7 @@ const (
 // pip, a marbled 5 read as a 1 from one pip). So once the network has read a die, each die
 // read from its pips must be one the network finds plausible: given less than netSupport,
 // it is refused. Photos the network reads nothing in are left as the pip reader read them.
-func (r *Reader) netRead(img gocv.Mat, dice []Die) {
+func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	if r.net == nil {
 		return
 	}
@@ -47,6 +47,9 @@ func (r *Reader) netRead(img gocv.Mat, dice []Die) {
 		cx, cy, s := netSquare(d, side)
 		if v, p := r.netVote(img, cx, cy, s); v != 0 {
 			dice[i].Value, dice[i].Confidence, dice[i].Why, dice[i].Net = v, p, "", true
+			// The die's own square, not its blob's box (which may hold its shadow).
+			h := s / netCrop / 2
+			dice[i].Box = image.Rect(int(cx-h), int(cy-h), int(cx+h+1), int(cy+h+1)).Add(off)
 			read = true
 		}
 	}

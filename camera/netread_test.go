@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,20 +107,20 @@ func TestNetOnlyPipFitterRefusals(t *testing.T) {
 				continue
 			}
 			alone := append([]Die(nil), rd.Dice...)
-			r.netRead(img, alone)
+			r.netRead(img, image.Point{}, alone)
 			if alone[i].Value == 0 {
 				continue
 			}
 			tested++
 			later := append([]Die(nil), rd.Dice...)
 			later[i].Why = "a face and the side face beside it, with no seam between them: one die seen obliquely"
-			r.netRead(img, later)
+			r.netRead(img, image.Point{}, later)
 			if later[i].Value != 0 || later[i].Net {
 				t.Errorf("%s: die %v refused by a later check was read as %d", c.file, d.Box, later[i].Value)
 			}
 			clutter := append([]Die(nil), rd.Dice...)
 			clutter[i].clutter = true // left out as no die: never read
-			r.netRead(img, clutter)
+			r.netRead(img, image.Point{}, clutter)
 			if clutter[i].Value != 0 {
 				t.Errorf("%s: clutter %v read as %d", c.file, d.Box, clutter[i].Value)
 			}

@@ -133,7 +133,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 	}
 	rd.Dice = specks(kept)
-	r.netRead(img, rd.Dice) // after specks: a face read by the network has no fitted size
+	r.netRead(img, off, rd.Dice) // after specks: a face read by the network has no fitted size
 	rd.Dice = unlike(rd.Dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {
 		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as

@@ -129,6 +129,8 @@ func printReading(w io.Writer, rd camera.Reading, asJSON bool) error {
 		v := fmt.Sprint(d.Value)
 		if d.Value == 0 {
 			v = "? (" + d.Why + ")"
+		} else if d.Net {
+			v += " (read by the face network: its pips fit no layout)"
 		}
 		fmt.Fprintf(w, "  die at %v: %s, confidence %.2f\n", d.Box, v, d.Confidence)
 	}
