@@ -129,37 +129,49 @@ func (n *faceNet) probs(x []float32) [7]float64 {
 }
 
 // apply is a 3×3 convolution with zero padding followed by a ReLU, on side×side planes.
+// Output channels are computed four at a time (every layer has a multiple of four), so each
+// input value loaded serves four sums.
 func (c convLayer) apply(x []float32, side int) []float32 {
 	plane := side * side
 	out := make([]float32, c.out*plane)
-	for o := 0; o < c.out; o++ {
-		dst := out[o*plane : (o+1)*plane]
-		for i := range dst {
-			dst[i] = c.b[o]
+	for o := 0; o < c.out; o += 4 {
+		d0, d1 := out[o*plane:(o+1)*plane], out[(o+1)*plane:(o+2)*plane]
+		d2, d3 := out[(o+2)*plane:(o+3)*plane], out[(o+3)*plane:(o+4)*plane]
+		for i := 0; i < plane; i++ {
+			d0[i], d1[i], d2[i], d3[i] = c.b[o], c.b[o+1], c.b[o+2], c.b[o+3]
 		}
 		for ic := 0; ic < c.in; ic++ {
 			src := x[ic*plane : (ic+1)*plane]
-			k := c.w[(o*c.in+ic)*9 : (o*c.in+ic)*9+9]
+			k0 := c.w[(o*c.in+ic)*9:]
+			k1 := c.w[((o+1)*c.in+ic)*9:]
+			k2 := c.w[((o+2)*c.in+ic)*9:]
+			k3 := c.w[((o+3)*c.in+ic)*9:]
 			for ky := 0; ky < 3; ky++ {
 				y0, y1 := max(0, 1-ky), min(side, side+1-ky)
 				for kx := 0; kx < 3; kx++ {
-					w := k[ky*3+kx]
+					j := ky*3 + kx
+					w0, w1, w2, w3 := k0[j], k1[j], k2[j], k3[j]
 					x0, x1 := max(0, 1-kx), min(side, side+1-kx)
 					for y := y0; y < y1; y++ {
-						d := dst[y*side+x0 : y*side+x1]
+						r := y*side + x0
+						n := x1 - x0
 						s := src[(y+ky-1)*side+x0+kx-1:]
-						s = s[:len(d)] // one bounds check for the row, not one per pixel
-						for j, v := range s {
-							d[j] += w * v
+						s = s[:n] // one bounds check for the row, not one per pixel
+						e0, e1, e2, e3 := d0[r:r+n], d1[r:r+n], d2[r:r+n], d3[r:r+n]
+						for i, v := range s {
+							e0[i] += w0 * v
+							e1[i] += w1 * v
+							e2[i] += w2 * v
+							e3[i] += w3 * v
 						}
 					}
 				}
 			}
 		}
-		for i, v := range dst {
-			if v < 0 {
-				dst[i] = 0
-			}
+	}
+	for i, v := range out {
+		if v < 0 {
+			out[i] = 0
 		}
 	}
 	return out
