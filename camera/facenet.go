@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // facenet.bin holds the weights of faceNet, written by scripts/facenet/export.py: "CSFN", a
@@ -14,6 +15,10 @@ import (
 //
 //go:embed facenet.bin
 var faceNetWeights []byte
+
+// builtinNet parses faceNetWeights the first time a Reader needs them; the network is never
+// changed after, so every Reader shares it (calibration makes one Reader per setting tried).
+var builtinNet = sync.OnceValues(func() (*faceNet, error) { return parseFaceNet(faceNetWeights) })
 
 // netSide is the side of the square crop the network reads, in pixels.
 const netSide = 32

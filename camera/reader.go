@@ -74,7 +74,7 @@ func NewReader(o ReaderOpts) *Reader {
 	}
 	r := &Reader{o: o}
 	if !o.PipsOnly {
-		n, err := parseFaceNet(faceNetWeights)
+		n, err := builtinNet()
 		if err != nil {
 			// The weights are built into the program: this is a broken build, not bad input.
 			panic(fmt.Sprintf("camera: the built-in %v", err))

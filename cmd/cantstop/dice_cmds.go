@@ -185,7 +185,7 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
 	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(camera.Variations(), ", ")+
 		"); dice are then matched by value, not by box")
-	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for tools/facenet)")
+	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
 	return cmd
 }
