@@ -106,7 +106,7 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) (out face) {
 	// says little about the turn), it is read in both: a face that reads two different values
 	// is ambiguous. Edges barely squarer than the tray's texture (a pale die on wood grain)
 	// give no turn at all: the blob's rectangle is used, and the pips' turn is not checked.
-	d, square, dg := edgeTurn(lab, P, S)
+	d, square, dg := edgeTurn(lab, P, S, r.bufs)
 	f := r.readFaceTurned(img, src, c, lab, k, d, square)
 	if f.value == 0 && !f.amb && !f.notDie && !small {
 		// The blob may hold a shadow or a halo round a dark die, so the face fills only part
@@ -241,8 +241,10 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			n++
 		}
 	}
-	C := make([]float64, P*P)
-	inner := make([]float64, 0, n*n)
+	C := r.bufs.get(P * P)
+	defer r.bufs.put(C)
+	inner := r.bufs.get(n * n)[:0]
+	defer func() { r.bufs.put(inner) }()
 	for y := 0; y < P; y++ {
 		for x := 0; x < P; x++ {
 			i := y*P + x
@@ -266,9 +268,11 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		tries = append(tries, attempt{C, math.Max(t0*f, r.o.MinContrast)})
 	}
 	// The hue map and its threshold, made only when it is tried.
+	var Ch, innerH []float64
+	defer func() { r.bufs.put(Ch); r.bufs.put(innerH) }()
 	hue := func() attempt {
-		Ch := make([]float64, P*P)
-		innerH := make([]float64, 0, n*n)
+		Ch = r.bufs.get(P * P)
+		innerH = r.bufs.get(n * n)[:0]
 		for y := 0; y < P; y++ {
 			for x := 0; x < P; x++ {
 				i := y*P + x
@@ -1075,14 +1079,15 @@ func f32bytes(v []float64) []byte {
 // It also returns how square the edges are: the strength of the 4-fold average of the
 // gradient directions relative to all gradient energy (near 0 for a disc or clutter, clearly
 // above for a die), and the turn that average gives (pips and all).
-func edgeTurn(lab []byte, P int, S float64) (float64, float64, float64) {
+func edgeTurn(lab []byte, P int, S float64, bufs *floats) (float64, float64, float64) {
 	const win = 2 // the 5×5 window
 	half := float64(P) / 2
 	lo, hi := max(1, int(half-0.7*S)), min(P-2, int(half+0.7*S)+1)
 	// Gradient and its tensor on the region, win pixels wider for the window.
 	x0, x1 := max(1, lo-win), min(P-2, hi+win)
 	n := x1 - x0 + 1
-	buf := make([]float64, 4*n*n)
+	buf := bufs.get(4 * n * n)
+	defer bufs.put(buf)
 	jxx, jyy, jxy, tmp := buf[:n*n], buf[n*n:2*n*n], buf[2*n*n:3*n*n], buf[3*n*n:]
 	var c4, s4, tot float64
 	for y := x0; y <= x1; y++ {

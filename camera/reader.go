@@ -50,8 +50,9 @@ func DefaultReaderOpts() ReaderOpts {
 // Reader reads dice from frames. It holds only its options, so one Reader may be used from
 // several goroutines.
 type Reader struct {
-	o   ReaderOpts
-	net *faceNet // nil with PipsOnly
+	o    ReaderOpts
+	net  *faceNet // nil with PipsOnly
+	bufs *floats
 }
 
 // NewReader returns a reader; zero fields of o take their defaults.
@@ -72,7 +73,7 @@ func NewReader(o ReaderOpts) *Reader {
 	if o.MinConfidence <= 0 {
 		o.MinConfidence = d.MinConfidence
 	}
-	r := &Reader{o: o}
+	r := &Reader{o: o, bufs: new(floats)}
 	if !o.PipsOnly {
 		n, err := builtinNet()
 		if err != nil {

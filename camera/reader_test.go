@@ -364,20 +364,24 @@ func TestAnnotate(t *testing.T) {
 	e.Close()
 }
 
+// BenchmarkRead reads every shared photo in turn (the testdata photos when ../shared is absent), so
+// its figure is the mean over the sets the bench command reports.
 func BenchmarkRead(b *testing.B) {
 	dirs := sharedSets()
 	if len(dirs) == 0 {
 		dirs = []string{filepath.Join("testdata", "dice", "nell-byler")}
 	}
-	photos, err := loadLabels(dirs[0])
-	if err != nil {
-		b.Fatal(err)
-	}
 	var mats []gocv.Mat
-	for _, p := range photos {
-		m := gocv.IMRead(filepath.Join(dirs[0], p.file), gocv.IMReadColor)
-		defer m.Close()
-		mats = append(mats, m)
+	for _, d := range dirs {
+		photos, err := loadLabels(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range photos {
+			m := gocv.IMRead(filepath.Join(d, p.file), gocv.IMReadColor)
+			defer m.Close()
+			mats = append(mats, m)
+		}
 	}
 	r := NewReader(DefaultReaderOpts())
 	b.ResetTimer()
