@@ -65,20 +65,26 @@ def cut(img, cx, cy, s, ang):
     return cv2.warpAffine(img, M, (SIDE, SIDE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def hard(c):
+    """Whether the reader refused the square's die for pips in no layout: the dice the
+    network is there for (camera.netRead), few among the dice it is trained on."""
+    return 'no canonical layout' in c.get('why', '')
+
+
 def squares(crops, bxs, lab, scale, rng):
-    """(x, y, side, label) for one photo."""
+    """(x, y, side, label, hard) for one photo."""
     out = []
     for c in crops:
         if bxs:
-            out.append((c['x'], c['y'], c['side'], box_value(bxs, c['x'], c['y'])))
+            out.append((c['x'], c['y'], c['side'], box_value(bxs, c['x'], c['y']), hard(c)))
         elif len(lab) == 1 and len(crops) == 1:
-            out.append((c['x'], c['y'], c['side'], lab[0]))
+            out.append((c['x'], c['y'], c['side'], lab[0], hard(c)))
     for v, x0, y0, x1, y1 in bxs:
         s = scale * max(x1 - x0, y1 - y0)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        out.append((cx, cy, s, v))
+        out.append((cx, cy, s, v, False))
         a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.37, 0.53) * s
-        out.append((cx + r * math.cos(a), cy + r * math.sin(a), s, 0))
+        out.append((cx + r * math.cos(a), cy + r * math.sin(a), s, 0, False))
     return out
 
 
@@ -92,13 +98,14 @@ def bare(img, bxs, scale, rng):
             x, y = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
             m = 0.2 * s
             if all(not (x0 - m <= x <= x1 + m and y0 - m <= y <= y1 + m) for _, x0, y0, x1, y1 in bxs):
-                out.append((x, y, s, 0))
+                out.append((x, y, s, 0, False))
                 break
     return out
 
 
-def build(crops_file, folders, select, variants, seed=1):
-    """Crops of the photos in folders whose die count passes select, each cut variants times."""
+def build(crops_file, folders, select, variants, seed=1, hard_times=1):
+    """Crops of the photos in folders whose die count passes select, each cut variants times
+    (hard_times as often for the dice the pip fitter refused)."""
     rng = random.Random(seed)
     by = defaultdict(list)
     with open(crops_file) as f:
@@ -117,8 +124,8 @@ def build(crops_file, folders, select, variants, seed=1):
             if img is None:
                 raise SystemExit(f'{folder}/{file}: cannot decode')
             sq = squares(by[(name, file)], bx[file], vals, scale, rng) + bare(img, bx[file], scale, rng)
-            for x, y, s, v in sq:
-                for _ in range(variants):
+            for x, y, s, v, h in sq:
+                for _ in range(variants * (hard_times if h else 1)):
                     p = cut(img, x + rng.uniform(-0.06, 0.06) * s, y + rng.uniform(-0.06, 0.06) * s,
                             s * rng.uniform(0.85, 1.2), rng.uniform(0, 360))
                     X.append(p[:, ::-1] if rng.random() < 0.5 else p)

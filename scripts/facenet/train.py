@@ -36,11 +36,11 @@ def selector(spec):
     raise SystemExit(f'{spec}: SELECT must be all, >N or <=N')
 
 
-def dataset(crops, specs, variants):
+def dataset(crops, specs, variants, hard_times=1):
     Xs, Ys = [], []
     for spec in specs:
         folder, sel = selector(spec)
-        X, Y = build(crops, [folder], sel, variants)
+        X, Y = build(crops, [folder], sel, variants, hard_times=hard_times)
         print(f'{spec}: {len(X)} crops, per label {np.bincount(Y, minlength=7).tolist()}', flush=True)
         Xs.append(X)
         Ys.append(Y)
@@ -91,11 +91,13 @@ def main():
     ap.add_argument('--val', action='append', default=[])
     ap.add_argument('--variants', type=int, default=12)
     ap.add_argument('--epochs', type=int, default=16)
+    ap.add_argument('--hard', type=int, default=1,
+                    help='cut the squares of dice the pip fitter refused (no layout) this many times as often')
     a = ap.parse_args()
     torch.set_num_threads(os.cpu_count() or 1)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    X, Y = dataset(a.crops, a.train, a.variants)
+    X, Y = dataset(a.crops, a.train, a.variants, a.hard)
     Xv, Yv = dataset(a.crops, a.val, 2) if a.val else (None, None)
     net = Net()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
