@@ -1,6 +1,13 @@
 package camera
 
-import "testing"
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
 
 // TestFloats: a lent buffer is always zeroed and of the length asked, whatever was written
 // into it before it came back, and a small request is not served from a large buffer's pool.
@@ -27,5 +34,39 @@ func TestFloats(t *testing.T) {
 	f.put(make([]float64, 5)) // not from get: not pooled, and no panic
 	if b := f.get(5); cap(b) != 8 {
 		t.Errorf("get(5) after put of a foreign slice: capacity %d, want 8", cap(b))
+	}
+}
+
+// TestReaderConcurrent: one Reader read from several goroutines at once (its scratch buffers
+// are pooled) reads every photo as it does alone. Run with -race to check the pool as well.
+func TestReaderConcurrent(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	files := []string{"matteop65/dice_1.jpg", "matteop65/dice_11.jpg", "matteop65/dice_12.jpg"}
+	files = append(files, netCases[0].file, netCases[1].file) // the network's passes too
+	want := make([]string, len(files))
+	for i, f := range files {
+		rd := readPhoto(t, r, f)
+		want[i] = fmt.Sprint(rd.Status, rd.Values())
+	}
+	errs := make(chan error, 3*len(files))
+	var wg sync.WaitGroup
+	for round := 0; round < 3; round++ {
+		for i, f := range files {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				img := gocv.IMRead(filepath.Join("testdata", "dice", f), gocv.IMReadColor)
+				defer img.Close()
+				rd := r.Read(img)
+				if got := fmt.Sprint(rd.Status, rd.Values()); got != want[i] {
+					errs <- fmt.Errorf("%s read as %s concurrently, %s alone", f, got, want[i])
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
