@@ -47,8 +47,8 @@ func DefaultReaderOpts() ReaderOpts {
 	}
 }
 
-// Reader reads dice from frames. It holds only its options, so one Reader may be used from
-// several goroutines.
+// Reader reads dice from frames. It holds its options, the face network's weights (read only)
+// and a pool of scratch buffers, so one Reader may be used from several goroutines.
 type Reader struct {
 	o    ReaderOpts
 	net  *faceNet // nil with PipsOnly
