@@ -155,17 +155,23 @@ func diceBenchCmd() *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary}
+			var cf *os.File
 			if crops != "" {
 				f, err := os.Create(crops)
 				if err != nil {
 					return fmt.Errorf("--crops: %w", err)
 				}
-				defer f.Close()
-				o.Crops = f
+				cf, o.Crops = f, f
 			}
 			ro := camera.DefaultReaderOpts()
 			ro.PipsOnly = pipsOnly
 			rep, err := camera.Bench(cmd.Context(), args, camera.NewReader(ro), o)
+			if cf != nil {
+				// A write the disk refused shows only here: the crops would be cut short.
+				if cerr := cf.Close(); err == nil && cerr != nil {
+					err = fmt.Errorf("--crops %s: %w", crops, cerr)
+				}
+			}
 			if err != nil {
 				return err
 			}
