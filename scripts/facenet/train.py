@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from data import build  # noqa: E402
+import synth  # noqa: E402
 from export import export  # noqa: E402
 from net import Net, normalise, prepare  # noqa: E402
 
@@ -91,6 +92,8 @@ def main():
     ap.add_argument('--val', action='append', default=[])
     ap.add_argument('--variants', type=int, default=12)
     ap.add_argument('--epochs', type=int, default=16)
+    ap.add_argument('--synthetic', type=int, default=0,
+                    help='add this many drawn squares (synth.py) to the training set')
     ap.add_argument('--hard', type=int, default=1,
                     help='cut the squares of dice the pip fitter refused (no layout) this many times as often')
     a = ap.parse_args()
@@ -98,6 +101,10 @@ def main():
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     X, Y = dataset(a.crops, a.train, a.variants, a.hard)
+    if a.synthetic:
+        Xs, Ys = synth.build(a.synthetic, procs=os.cpu_count() or 1)
+        print(f'drawn: {len(Xs)} squares', flush=True)
+        X, Y = np.concatenate([X, Xs]), np.concatenate([Y, Ys])
     Xv, Yv = dataset(a.crops, a.val, 2) if a.val else (None, None)
     net = Net()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
