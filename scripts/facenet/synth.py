@@ -1,10 +1,10 @@
 """Drawn dice for the face network: dice of colours, sizes, pip styles and views no photo set
 holds, so that the network learns pip layouts rather than the few dice it was shown.
 
-Each square is drawn at four times the network's side and shrunk as data.cut shrinks a photo:
-a die 0.45-0.7 of the square wide (as the reader's
-squares, camera.netCrop die sides wide, hold the dice of the photo sets), turned at random, on a tray of random colour and texture, with its shadow, often
-with two side faces in view (with their own pips), sometimes a neighbour die at the square's
+Each square is drawn at four times the network's side, blurred and shrunk: a die 0.45-0.7 of
+the square wide (as the reader's squares, camera.netCrop die sides wide, hold the photo sets'
+dice), turned at random, on a tray of random colour and texture, with its shadow, often with
+two side faces in view (with their own pips), sometimes a neighbour die at the square's
 edge; bodies plain, marbled or translucent; pips round, of any contrasting colour, of any
 size and spacing a real die has, sometimes with glare. Label 0 ("no top face") squares hold
 a die half a side off centre, or none.
@@ -70,7 +70,7 @@ def face_poly(cx, cy, d, ang, rnd):
     return np.array([(cx + c * x - s * y, cy + s * x + c * y) for x, y in pts])
 
 
-def draw_pips(img, mask, v, cx, cy, d, ang, squash, pip, rng, glare):
+def draw_pips(img, v, cx, cy, d, ang, squash, pip, rng, glare):
     """The pips of value v on a face of side d centred at (cx, cy), turned by ang; squash
     foreshortens the face along its own y axis (a side face seen obliquely)."""
     g = rng.uniform(0.22, 0.3) * d
@@ -121,7 +121,7 @@ def die(img, cx, cy, d, v, rng):
             sq = np.linalg.norm(lift) / d
             mid = np.array([cx, cy]) - lift * 0.5 - lift / np.linalg.norm(lift) * d * 0.5
             la = math.atan2(lift[1], lift[0]) - math.pi / 2
-            draw_pips(img, m, int(rng.integers(1, 7)), mid[0], mid[1], d, la, sq, pip * rng.uniform(0.5, 1),
+            draw_pips(img, int(rng.integers(1, 7)), mid[0], mid[1], d, la, sq, pip * rng.uniform(0.5, 1),
                       rng, False)
     m = np.zeros((n, n), np.float32)
     cv2.fillPoly(m, [(face_poly(cx, cy, d, ang, rnd) * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
@@ -137,7 +137,7 @@ def die(img, cx, cy, d, v, rng):
     face *= (0.8 + 0.4 * noise_field((n, n), rng, 48))[..., None]  # uneven light
     img[:] = img * (1 - m[..., None]) + face * m[..., None]
     glare = rng.random() < 0.15
-    draw_pips(img, m, v, cx, cy, d, ang, 1.0, pip, rng, glare)
+    draw_pips(img, v, cx, cy, d, ang, 1.0, pip, rng, glare)
     if glare:
         gx, gy = rng.uniform(-0.3, 0.3, 2) * d
         gl = np.zeros((n, n), np.float32)
