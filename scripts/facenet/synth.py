@@ -105,12 +105,11 @@ def die(img, cx, cy, d, v, rng):
     sh = cv2.GaussianBlur(sh, (0, 0), 0.08 * d + 1)
     img *= (1 - rng.uniform(0.1, 0.45) * sh)[..., None]
     # Side faces: the top face lifted by a vector the tilt of the camera would show.
-    lift = np.zeros(2)
+    top = face_poly(cx, cy, d, ang, rnd)
     if rng.random() < 0.6:
         la = rng.uniform(0, 2 * math.pi)
         lift = rng.uniform(0.05, 0.3) * d * np.array([math.cos(la), math.sin(la)])
         base = face_poly(cx - lift[0], cy - lift[1], d, ang, rnd)
-        top = face_poly(cx, cy, d, ang, rnd)
         hull = cv2.convexHull(np.concatenate([base, top]).astype(np.float32))
         m = np.zeros((n, n), np.float32)
         cv2.fillPoly(m, [(hull * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
@@ -124,7 +123,7 @@ def die(img, cx, cy, d, v, rng):
             draw_pips(img, int(rng.integers(1, 7)), mid[0], mid[1], d, la, sq, pip * rng.uniform(0.5, 1),
                       rng, False)
     m = np.zeros((n, n), np.float32)
-    cv2.fillPoly(m, [(face_poly(cx, cy, d, ang, rnd) * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
+    cv2.fillPoly(m, [(top * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
     face = np.zeros((n, n, 3), np.float32) + body
     kind = rng.random()
     if kind < 0.3:  # marbled: a second colour in soft streaks

@@ -3,7 +3,8 @@
 
   cantstop dice bench --pips-only --crops /tmp/crops.jsonl ../shared/dice-photos/*/
   /usr/bin/python3 scripts/facenet/train.py /tmp/crops.jsonl camera/facenet.bin \\
-      --train '../shared/dice-photos/nell-byler:>6' --val '../shared/dice-photos/nell-byler:<=6'
+      --train '../shared/dice-photos/nell-byler:>6' --train '../shared/dice-photos/matteop65:all' \\
+      --synthetic 30000 --val '../shared/dice-photos/nell-byler:<=6'
 
 Needs Debian's python3-torch, python3-opencv and python3-numpy (not needed to build or test
 cantstop: the weights are committed). --train and --val take FOLDER:SELECT, SELECT one of
