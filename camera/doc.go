@@ -62,8 +62,11 @@
 //     eight turns and mirrors of the crop pick it with a mean probability of netSure, in the
 //     square and in one a little wider and one a little narrower. Once it has read a die, the
 //     photo's dice read from their pips must each be a value the network finds plausible (the
-//     refusal it overturned also hid their errors). Such a die is marked Net; the checks below
-//     still apply to it. ReaderOpts.PipsOnly leaves the network out.
+//     refusal it overturned also hid their errors). By the same rule it reads the die-sized
+//     candidates left out for showing no pips at all (a dark die with dark red pips), or pips
+//     in no layout on a way of cutting their blob that lost, a die's side away from every die
+//     found (netblank.go). Such a die is marked Net; the checks below still apply to it.
+//     ReaderOpts.PipsOnly leaves the network out.
 //  7. Every die read is read again in a square a little wider and in one a little narrower
 //     (stable.go): a face that reads otherwise in both was read from part of a face, or a face
 //     with a side face's pips, and is refused. This costs one face read per die, spent only on

@@ -41,6 +41,10 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	side := dieSide(dice)
 	read := false
 	for i, d := range dice {
+		if d.Net { // added by netBlanks
+			read = true
+			continue
+		}
 		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter {
 			continue
 		}

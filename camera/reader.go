@@ -110,6 +110,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		off = t.Min
 	}
 	var rd Reading
+	var won [][][]cand          // the hypothesis whose dice were kept
 	read := make(map[cand]face) // a blob cut the same way under both sizes is read once
 	for i, hyp := range r.findDice(img) {
 		if i > 0 && settled(rd.Dice) {
@@ -117,7 +118,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 		dice := r.readBlobs(img, off, hyp, read)
 		if i == 0 || better(dice, rd.Dice, 2*r.o.MinConfidence) {
-			rd.Dice = dice
+			rd.Dice, won = dice, hyp
 		}
 	}
 	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
@@ -134,6 +135,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 	}
 	rd.Dice = specks(kept)
+	rd.Dice = r.netBlanks(img, off, rd.Dice, blanks(won, read, off))
 	r.netRead(img, off, rd.Dice) // after specks: a face read by the network has no fitted size
 	rd.Dice = unlike(rd.Dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {

@@ -1,0 +1,59 @@
+package camera
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"testing"
+)
+
+// TestNetBlanks holds varied photos in which a die showed the pip finder no pips at all, or
+// pips in no layout on a way of cutting its blob that lost, so that the pip reader left it
+// out: the network reads it, and the photo is read exactly. The die it adds must be one the
+// pips-only reading lacks (nothing found within half a die's side of it), read with no pips.
+func TestNetBlanks(t *testing.T) {
+	pipsOnly, r := readers()
+	for _, c := range []variedCase{
+		// A navy die's 1, a white pip ringed in black, darkened.
+		{"bright0.6", "nell-byler/IMG_20191209_100358.jpg", "[1 3 6]"},
+		{"blur", "nell-byler/IMG_20191209_100039.jpg", "[1 4 5 5 5 5]"},
+		{"noise8", "matteop65/three_36.jpg", "[3 3 3 3]"},
+	} {
+		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
+			rd := readVaried(t, r, c.vary, c.file)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.labels {
+				t.Fatalf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.labels)
+			}
+			before := readVaried(t, pipsOnly, c.vary, c.file)
+			added := 0
+			for _, d := range rd.Dice {
+				if !d.Net || found(before.Dice, d) {
+					continue
+				}
+				added++
+				if len(d.Pips) != 0 || d.Confidence < netSure {
+					t.Errorf("die %v added by the network with pips %v, confidence %.2f", d.Box, d.Pips, d.Confidence)
+				}
+			}
+			if added == 0 {
+				t.Errorf("the network added no die the pip reader left out (pips only: %s %v, %s)", before.Status, before.Values(), before.Why)
+			}
+		})
+	}
+}
+
+// found says whether one of dice lies within half a die's side of d.
+func found(dice []Die, d Die) bool {
+	c := center(d.Box)
+	for _, o := range dice {
+		oc := center(o.Box)
+		if math.Hypot(c[0]-oc[0], c[1]-oc[1]) < float64(d.Box.Dx())/1.5/2 {
+			return true
+		}
+	}
+	return false
+}
+
+func center(b image.Rectangle) [2]float64 {
+	return [2]float64{float64(b.Min.X+b.Max.X) / 2, float64(b.Min.Y+b.Max.Y) / 2}
+}
