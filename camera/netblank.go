@@ -20,7 +20,8 @@ func blanks(hyp [][][]cand, read map[cand]face, off image.Point) []Die {
 			for _, c := range alt {
 				key := c
 				key.die, key.lone = 0, false
-				if f, ok := read[key]; ok && (f.notDie || f.unlaid) && !c.edge && !c.wall {
+				f, ok := read[key]
+				if ok && (f.notDie || f.unlaid) && f.square >= minSquare && c.r.aspect() < 1.4 && !c.edge && !c.wall {
 					out = append(out, f.die(c, off))
 				}
 			}

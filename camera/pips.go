@@ -403,7 +403,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		return face{why: "a single pip reads as a 1 at some pip thresholds only", square: square}
 	}
 	if !anyPips {
-		return face{notDie: true, why: "no pips"}
+		return face{notDie: true, why: "no pips", square: square}
 	}
 	if !found && pol == 0 && both {
 		if f, ok := r.polarised(img, c, lab, k, square, shaped); ok {
