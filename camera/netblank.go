@@ -12,7 +12,9 @@ import (
 // all (face.notDie) or pips in no layout: readBlobs leaves out the first, since a die has no
 // blank face, and the second when another way of cutting their blob won. A dark die with dark
 // red pips, or a blue one with red pips, can show the pip finder nothing while the face
-// network still reads it (see netBlanks).
+// network still reads it (see netBlanks). Only candidates with square edges (see edgeTurn),
+// not much longer than wide, are returned: a round tray foot or a strip of the tray's frame
+// is no die, and each look costs the network one to twenty-four passes.
 func blanks(hyp [][][]cand, read map[cand]face, off image.Point) []Die {
 	var out []Die
 	for _, alts := range hyp {
@@ -53,7 +55,7 @@ func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice, blank []Die) []D
 			continue
 		}
 		h := s / netCrop / 2
-		b.Value, b.Confidence, b.Why, b.Net = v, p, "", true
+		b.Value, b.Confidence, b.Why, b.Net, b.Pips = v, p, "", true, nil
 		b.Box = image.Rect(int(cx-h), int(cy-h), int(cx+h+1), int(cy+h+1)).Add(off)
 		dice = append(dice, b)
 	}
