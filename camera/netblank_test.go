@@ -17,6 +17,7 @@ func TestNetBlanks(t *testing.T) {
 	for _, c := range []variedCase{
 		// A navy die's 1, a white pip ringed in black, darkened.
 		{"bright0.6", "nell-byler/IMG_20191209_100358.jpg", "[1 3 6]"},
+		// A 5, blurred; a 3 under sensor noise (left out, the photo read [3 3 3]).
 		{"blur", "nell-byler/IMG_20191209_100039.jpg", "[1 4 5 5 5 5]"},
 		{"noise8", "matteop65/three_36.jpg", "[3 3 3 3]"},
 	} {
@@ -32,6 +33,7 @@ func TestNetBlanks(t *testing.T) {
 					continue
 				}
 				added++
+				t.Logf("added a %d at %v (pips only: %s %v)", d.Value, d.Box, before.Status, before.Values())
 				if len(d.Pips) != 0 || d.Confidence < netSure {
 					t.Errorf("die %v added by the network with pips %v, confidence %.2f", d.Box, d.Pips, d.Confidence)
 				}
@@ -48,7 +50,7 @@ func found(dice []Die, d Die) bool {
 	c := center(d.Box)
 	for _, o := range dice {
 		oc := center(o.Box)
-		if math.Hypot(c[0]-oc[0], c[1]-oc[1]) < float64(d.Box.Dx())/1.5/2 {
+		if math.Hypot(c[0]-oc[0], c[1]-oc[1]) < float64(d.Box.Dx())/2 {
 			return true
 		}
 	}
