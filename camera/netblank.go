@@ -32,20 +32,20 @@ func blanks(hyp [][][]cand, read map[cand]face, off image.Point) []Die {
 	return out
 }
 
-// netBlanks adds to dice those of the blank candidates that the face network reads surely
+// netBlanks adds to dice those of the blank candidates of hyp that the face network reads surely
 // (netVote, the rule by which it overturns the pip fitter's refusals), of about the
 // picture's die size and a die's side away from every die found or added before. The dice
 // it adds are marked Net, so netRead then checks the dice read from pips against it, and
 // every check after netRead applies to them.
-func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice, blank []Die) []Die {
-	if r.net == nil || len(blank) == 0 {
+func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice []Die, hyp [][][]cand, read map[cand]face) []Die {
+	if r.net == nil {
 		return dice
 	}
 	side := dieSide(dice)
 	if side <= 0 {
 		return dice
 	}
-	for _, b := range blank {
+	for _, b := range blanks(hyp, read, off) {
 		if s := b.src.side; s < 0.75*side || s > 1.33*side || near(b, dice, 0.75*side, off) {
 			continue
 		}

@@ -135,7 +135,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 	}
 	rd.Dice = specks(kept)
-	rd.Dice = r.netBlanks(img, off, rd.Dice, blanks(won, read, off))
+	rd.Dice = r.netBlanks(img, off, rd.Dice, won, read)
 	r.netRead(img, off, rd.Dice) // after specks: a face read by the network has no fitted size
 	rd.Dice = unlike(rd.Dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {
