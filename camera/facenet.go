@@ -9,16 +9,31 @@ import (
 	"sync"
 )
 
-// facenet.bin holds the weights of faceNet, written by scripts/facenet/export.py: "CSFN", a
-// version, then each array as a length and that many little-endian float32s, batch norm
-// already folded into the convolutions.
+// facenet.bin and facenet2.bin hold the weights of two faceNets, written by
+// scripts/facenet/export.py: "CSFN", a version, then each array as a length and that many
+// little-endian float32s, batch norm already folded into the convolutions. The two were
+// trained the same way from different random seeds, so they err on different faces (see
+// netVote).
 //
 //go:embed facenet.bin
 var faceNetWeights []byte
 
-// builtinNet parses faceNetWeights the first time a Reader needs them; the network is never
-// changed after, so every Reader shares it (calibration makes one Reader per setting tried).
-var builtinNet = sync.OnceValues(func() (*faceNet, error) { return parseFaceNet(faceNetWeights) })
+//go:embed facenet2.bin
+var faceNetWeights2 []byte
+
+// builtinNets parses the weights the first time a Reader needs them; the networks are never
+// changed after, so every Reader shares them (calibration makes one Reader per setting tried).
+var builtinNets = sync.OnceValues(func() ([2]*faceNet, error) {
+	var nets [2]*faceNet
+	for i, b := range [2][]byte{faceNetWeights, faceNetWeights2} {
+		n, err := parseFaceNet(b)
+		if err != nil {
+			return nets, fmt.Errorf("face network %d: %w", i+1, err)
+		}
+		nets[i] = n
+	}
+	return nets, nil
+})
 
 // netSide is the side of the square crop the network reads, in pixels.
 const netSide = 32
@@ -27,7 +42,8 @@ const netSide = 32
 // five 3×3 convolutions (16, 16, 32, 32 and 64 channels, a 2×2 max pool after the second,
 // fourth and fifth), a dense layer of 64 and seven outputs, "no top face here" and the
 // values 1 to 6. It is small enough to run in plain Go, and it is asked only about dice
-// whose pips fit no layout and, in a photo it completes, the dice read from pips (netRead).
+// whose pips fit no layout (netRead) and, in a photo it completes, the dice read from pips
+// (netConfirm).
 type faceNet struct {
 	convs [5]convLayer
 	fc1   denseLayer
@@ -134,10 +150,18 @@ func (n *faceNet) probs(x []float32) [7]float64 {
 }
 
 // apply is a 3×3 convolution with zero padding followed by a ReLU, on side×side planes.
-// Output channels are computed four at a time (every layer has a multiple of four), so each
-// input value loaded serves four sums.
+// The input is first copied into planes with a border of zeros, so every output pixel sums
+// its nine taps without edge tests; output channels are computed four at a time (every
+// layer has a multiple of four), so each input value loaded serves four sums, and each sum
+// is stored once per input channel rather than once per tap.
 func (c convLayer) apply(x []float32, side int) []float32 {
-	plane := side * side
+	plane, w := side*side, side+2
+	pad := make([]float32, c.in*w*w)
+	for ic := 0; ic < c.in; ic++ {
+		for y := 0; y < side; y++ {
+			copy(pad[ic*w*w+(y+1)*w+1:][:side], x[ic*plane+y*side:][:side])
+		}
+	}
 	out := make([]float32, c.out*plane)
 	for o := 0; o < c.out; o += 4 {
 		d0, d1 := out[o*plane:(o+1)*plane], out[(o+1)*plane:(o+2)*plane]
@@ -146,30 +170,23 @@ func (c convLayer) apply(x []float32, side int) []float32 {
 			d0[i], d1[i], d2[i], d3[i] = c.b[o], c.b[o+1], c.b[o+2], c.b[o+3]
 		}
 		for ic := 0; ic < c.in; ic++ {
-			src := x[ic*plane : (ic+1)*plane]
-			k0 := c.w[(o*c.in+ic)*9:]
-			k1 := c.w[((o+1)*c.in+ic)*9:]
-			k2 := c.w[((o+2)*c.in+ic)*9:]
-			k3 := c.w[((o+3)*c.in+ic)*9:]
-			for ky := 0; ky < 3; ky++ {
-				y0, y1 := max(0, 1-ky), min(side, side+1-ky)
-				for kx := 0; kx < 3; kx++ {
-					j := ky*3 + kx
-					w0, w1, w2, w3 := k0[j], k1[j], k2[j], k3[j]
-					x0, x1 := max(0, 1-kx), min(side, side+1-kx)
-					for y := y0; y < y1; y++ {
-						r := y*side + x0
-						n := x1 - x0
-						s := src[(y+ky-1)*side+x0+kx-1:]
-						s = s[:n] // one bounds check for the row, not one per pixel
-						e0, e1, e2, e3 := d0[r:r+n], d1[r:r+n], d2[r:r+n], d3[r:r+n]
-						for i, v := range s {
-							e0[i] += w0 * v
-							e1[i] += w1 * v
-							e2[i] += w2 * v
-							e3[i] += w3 * v
-						}
-					}
+			k0 := (*[9]float32)(c.w[(o*c.in+ic)*9:])
+			k1 := (*[9]float32)(c.w[((o+1)*c.in+ic)*9:])
+			k2 := (*[9]float32)(c.w[((o+2)*c.in+ic)*9:])
+			k3 := (*[9]float32)(c.w[((o+3)*c.in+ic)*9:])
+			src := pad[ic*w*w : (ic+1)*w*w]
+			for y := 0; y < side; y++ {
+				// Three rows of the padded plane, each side+2 long, and the output row.
+				r0, r1, r2 := src[y*w:][:w], src[(y+1)*w:][:w], src[(y+2)*w:][:w]
+				e0, e1, e2, e3 := d0[y*side:][:side], d1[y*side:][:side], d2[y*side:][:side], d3[y*side:][:side]
+				for i := range e0 {
+					a0, a1, a2 := r0[i], r0[i+1], r0[i+2]
+					b0, b1, b2 := r1[i], r1[i+1], r1[i+2]
+					c0, c1, c2 := r2[i], r2[i+1], r2[i+2]
+					e0[i] += k0[0]*a0 + k0[1]*a1 + k0[2]*a2 + k0[3]*b0 + k0[4]*b1 + k0[5]*b2 + k0[6]*c0 + k0[7]*c1 + k0[8]*c2
+					e1[i] += k1[0]*a0 + k1[1]*a1 + k1[2]*a2 + k1[3]*b0 + k1[4]*b1 + k1[5]*b2 + k1[6]*c0 + k1[7]*c1 + k1[8]*c2
+					e2[i] += k2[0]*a0 + k2[1]*a1 + k2[2]*a2 + k2[3]*b0 + k2[4]*b1 + k2[5]*b2 + k2[6]*c0 + k2[7]*c1 + k2[8]*c2
+					e3[i] += k3[0]*a0 + k3[1]*a1 + k3[2]*a2 + k3[3]*b0 + k3[4]*b1 + k3[5]*b2 + k3[6]*c0 + k3[7]*c1 + k3[8]*c2
 				}
 			}
 		}

@@ -11,11 +11,15 @@ import (
 	"testing"
 )
 
-// TestFaceNetWeights: the built-in weights parse, and a damaged file is refused with what
-// is wrong with it.
+// TestFaceNetWeights: both built-in networks parse and differ, and a damaged file is
+// refused with what is wrong with it.
 func TestFaceNetWeights(t *testing.T) {
-	if _, err := parseFaceNet(faceNetWeights); err != nil {
+	nets, err := builtinNets()
+	if err != nil {
 		t.Fatalf("built-in weights: %v", err)
+	}
+	if fmt.Sprint(nets[0].fc2.w) == fmt.Sprint(nets[1].fc2.w) {
+		t.Error("the two built-in networks have the same weights: the pair guards nothing")
 	}
 	version2 := append([]byte(nil), faceNetWeights...)
 	binary.LittleEndian.PutUint32(version2[4:], 2)
@@ -79,11 +83,20 @@ func TestDihedral(t *testing.T) {
 	}
 }
 
-// TestFaceNetParity: the Go network gives the probabilities PyTorch gave for the same crops
-// (testdata/facenet/parity.json, written by scripts/facenet/parity.py from held-out photos),
-// so the weights are read and the layers computed as they were trained.
+// TestFaceNetParity: each Go network gives the probabilities PyTorch gave for the same
+// crops (testdata/facenet/parity*.json, written by scripts/facenet/parity.py from held-out
+// photos), so the weights are read and the layers computed as they were trained.
 func TestFaceNetParity(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "facenet", "parity.json"))
+	for _, c := range []struct {
+		file    string
+		weights []byte
+	}{{"parity.json", faceNetWeights}, {"parity2.json", faceNetWeights2}} {
+		t.Run(c.file, func(t *testing.T) { testParity(t, c.file, c.weights) })
+	}
+}
+
+func testParity(t *testing.T, file string, weights []byte) {
+	b, err := os.ReadFile(filepath.Join("testdata", "facenet", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,12 +106,12 @@ func TestFaceNetParity(t *testing.T) {
 		Probs [7]float64 `json:"probs"`
 	}
 	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatalf("parity.json: %v", err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	if len(cases) < 8 {
-		t.Fatalf("parity.json holds %d crops, want at least 8", len(cases))
+		t.Fatalf("%s holds %d crops, want at least 8", file, len(cases))
 	}
-	n, err := parseFaceNet(faceNetWeights)
+	n, err := parseFaceNet(weights)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,10 +35,10 @@ func blanks(hyp [][][]cand, read map[cand]face, off image.Point) []Die {
 // netBlanks adds to dice those of the blank candidates of hyp that the face network reads surely
 // (netVote, the rule by which it overturns the pip fitter's refusals), of about the
 // picture's die size and a die's side away from every die found or added before. The dice
-// it adds are marked Net, so netRead then checks the dice read from pips against it, and
+// it adds are marked Net, so netConfirm then checks the dice read from pips against it, and
 // every check after netRead applies to them.
 func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice []Die, hyp [][][]cand, read map[cand]face) []Die {
-	if r.net == nil {
+	if r.nets[0] == nil {
 		return dice
 	}
 	side := dieSide(dice)

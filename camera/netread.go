@@ -14,11 +14,12 @@ const (
 	// a margin, as it was trained (scripts/facenet).
 	netCrop = 1.5
 	// netSure is the least mean probability, over the eight turns and mirrors of a crop, at
-	// which the network's value is taken; each of the eight must also pick it.
-	netSure = 0.9
-	// netSupport is the least probability the network must give a value read from pips in
-	// a photo it completes (see netRead).
-	netSupport = 0.3
+	// which a network's value is taken; each of the eight must also pick it, and both
+	// networks the same value (netVote).
+	netSure = 0.7
+	// netConfirm is the least mean probability at which both networks must pick, in the
+	// same way, a value read from pips in a photo the network completes (see netConfirm).
+	netConfirm = 0.5
 )
 
 // netRead reads with the face network the dice on which the pip reader found pips but could
@@ -29,22 +30,14 @@ const (
 // value is taken only when the network reads it surely in the square and in one a little
 // wider and one a little narrower (netVote); the checks after netRead still apply.
 //
-// Such a photo was refused for the dice the network reads, and that refusal also hid any
-// wrong value among the dice read from their pips (a translucent 4 whose back shows a fifth
-// pip, a marbled 5 read as a 1 from one pip). So once the network has read a die, each die
-// read from its pips must be one the network finds plausible: given less than netSupport,
-// it is refused. Photos the network reads nothing in are left as the pip reader read them.
+// Photos the network reads nothing in are left as the pip reader read them; in the others
+// netConfirm checks the dice read from pips.
 func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
-	if r.net == nil {
+	if r.nets[0] == nil {
 		return
 	}
 	side := dieSide(dice)
-	read := false
 	for i, d := range dice {
-		if d.Net { // added by netBlanks
-			read = true
-			continue
-		}
 		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter {
 			continue
 		}
@@ -54,23 +47,39 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 			// The die's own square, not its blob's box (which may hold its shadow).
 			h := s / netCrop / 2
 			dice[i].Box = image.Rect(int(cx-h), int(cy-h), int(cx+h+1), int(cy+h+1)).Add(off)
-			read = true
 		}
 	}
-	if !read {
+}
+
+// netConfirm checks the dice read from pips in a photo the network completed (a die marked
+// Net, by netRead or netBlanks). The photo was refused for the dice the network read, and
+// that refusal also hid any wrong value among the dice read from their pips (a translucent 4
+// whose back shows a fifth pip, a marbled 5 read as a 1 from one pip, a smoky 1 whose glare
+// streak makes a 2). So each of them must be read the same by both networks, by netVote's
+// rule at netConfirm; else it is refused. Like stable, it is spent only on a reading that
+// would be trusted: a photo with a die unread, or with the wrong count, is left alone.
+func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
+	if r.nets[0] == nil || r.o.Expect > 0 && len(dice) != r.o.Expect {
 		return
 	}
+	byNet := false
+	for _, d := range dice {
+		if d.Value == 0 {
+			return
+		}
+		byNet = byNet || d.Net
+	}
+	if !byNet {
+		return
+	}
+	side := dieSide(dice)
 	for i, d := range dice {
-		if d.Value == 0 || d.Net {
+		if d.Net {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
-		x, ok := netInput(img, cx, cy, s)
-		if !ok {
-			continue
-		}
-		if p := r.net.support(x, d.Value); p < netSupport {
-			dice[i].Why = fmt.Sprintf("read %d from its pips, but the face network gives a %d only %.2f", d.Value, d.Value, p)
+		if v, _ := r.netAgree(img, cx, cy, s, netConfirm); v != d.Value && v != -1 {
+			dice[i].Why = fmt.Sprintf("read %d from its pips, but the face networks do not both read a %d", d.Value, d.Value)
 			dice[i].Value = 0
 		}
 	}
@@ -105,20 +114,31 @@ func netSquare(d Die, picture float64) (cx, cy, side float64) {
 // netVote reads the square of side s at (cx, cy) and, as stable does for pip layouts, the
 // squares stableGrow and stableShrink times as wide: a whole face reads the same when the
 // square it is looked at in changes a little, while a face made up of glare, a neighbour's
-// edge or pips seen through a translucent body comes and goes. It returns the value all
-// three votes agree on and the least of their probabilities, or 0.
+// edge or pips seen through a translucent body comes and goes. Both networks must read
+// each square surely: two networks trained from different seeds are sure of a wrong value
+// on different faces (one of them of a smoky 1 as a 2 under some light), so neither alone
+// is trusted. It returns the value all agree on and the least of their probabilities, or 0.
 func (r *Reader) netVote(img gocv.Mat, cx, cy, s float64) (int, float64) {
+	v, p := r.netAgree(img, cx, cy, s, netSure)
+	return max(v, 0), p
+}
+
+// netAgree is netVote at sureness sure, and -1 when no square can be cut (a die at the
+// picture's corner).
+func (r *Reader) netAgree(img gocv.Mat, cx, cy, s, sure float64) (int, float64) {
 	want, least := 0, 1.0
 	for _, k := range [3]float64{1, stableGrow, stableShrink} {
 		x, ok := netInput(img, cx, cy, k*s)
 		if !ok {
-			return 0, 0
+			return -1, 0
 		}
-		v, p := r.net.vote(x, netSure)
-		if v == 0 || want != 0 && v != want {
-			return 0, 0
+		for _, n := range r.nets {
+			v, p := n.vote(x, sure)
+			if v == 0 || want != 0 && v != want {
+				return 0, 0
+			}
+			want, least = v, math.Min(least, p)
 		}
-		want, least = v, math.Min(least, p)
 	}
 	return want, least
 }
@@ -149,17 +169,6 @@ func (n *faceNet) vote(x []float32, sure float64) (int, float64) {
 		}
 	}
 	return want, sum / 8
-}
-
-// support is the network's mean probability for value v over the crop and its half turn.
-func (n *faceNet) support(x []float32, v int) float64 {
-	t := make([]float32, len(x))
-	sum := 0.0
-	for _, k := range [2]int{0, 2} {
-		dihedral(x, t, k)
-		sum += n.probs(t)[v]
-	}
-	return sum / 2
 }
 
 // dihedral writes into dst the k-th of the eight turns (k%4 quarter turns) and mirrors

@@ -51,7 +51,7 @@ func DefaultReaderOpts() ReaderOpts {
 // and a pool of scratch buffers, so one Reader may be used from several goroutines.
 type Reader struct {
 	o    ReaderOpts
-	net  *faceNet // nil with PipsOnly
+	nets [2]*faceNet // nil with PipsOnly
 	bufs *floats
 }
 
@@ -75,12 +75,12 @@ func NewReader(o ReaderOpts) *Reader {
 	}
 	r := &Reader{o: o, bufs: new(floats)}
 	if !o.PipsOnly {
-		n, err := builtinNet()
+		nets, err := builtinNets()
 		if err != nil {
 			// The weights are built into the program: this is a broken build, not bad input.
 			panic(fmt.Sprintf("camera: the built-in %v", err))
 		}
-		r.net = n
+		r.nets = nets
 	}
 	return r
 }
@@ -147,6 +147,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	oneBody(img, off, rd.Dice, r.o.MinContrast)
 	r.stable(img, rd.Dice) // last: it is spent only on a reading that would be trusted
+	r.netConfirm(img, rd.Dice)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {

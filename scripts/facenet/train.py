@@ -97,10 +97,12 @@ def main():
                     help='add this many drawn squares (synth.py) to the training set')
     ap.add_argument('--hard', type=int, default=1,
                     help='cut the squares of dice the pip fitter refused (no layout) this many times as often')
+    ap.add_argument('--seed', type=int, default=0,
+                    help='seeds the initial weights and the batches (the second network: 1)')
     a = ap.parse_args()
     torch.set_num_threads(os.cpu_count() or 1)
-    torch.manual_seed(0)
-    rng = np.random.default_rng(0)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
     X, Y = dataset(a.crops, a.train, a.variants, a.hard)
     if a.synthetic:
         Xs, Ys = synth.build(a.synthetic, procs=os.cpu_count() or 1)
