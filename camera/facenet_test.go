@@ -129,8 +129,8 @@ func testParity(t *testing.T, file string, weights []byte) {
 	}
 }
 
-// BenchmarkFaceNet: the cost of one pass of the network; a die's second look (netRead)
-// costs at most eight.
+// BenchmarkFaceNet: the cost of one pass of a network; a die's second look (netVote) or
+// confirmation (netConfirm) costs at most 48: two networks, three squares, eight turns.
 func BenchmarkFaceNet(b *testing.B) {
 	n, err := parseFaceNet(faceNetWeights)
 	if err != nil {
