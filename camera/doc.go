@@ -71,9 +71,9 @@
 //     with a side face's pips, and is refused. This costs one face read per die, spent only on
 //     a reading that would otherwise be trusted.
 //  8. In a photo the networks completed (a die marked Net), each die read from its pips must
-//     be read the same by both networks, by the rule of step 6 at netConfirm (the refusal
-//     they overturned also hid its errors), or it is refused (netConfirm, also spent only on
-//     a reading that would be trusted).
+//     be read the same by both networks, by the rule of step 6 at netConfirm in its square and
+//     the narrower one (the refusal they overturned also hid its errors), or it is refused
+//     (netConfirm, also spent only on a reading that would be trusted).
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).

@@ -56,8 +56,11 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 // that refusal also hid any wrong value among the dice read from their pips (a translucent 4
 // whose back shows a fifth pip, a marbled 5 read as a 1 from one pip, a smoky 1 whose glare
 // streak makes a 2). So each of them must be read the same by both networks, by netVote's
-// rule at netConfirm; else it is refused. Like stable, it is spent only on a reading that
-// would be trusted: a photo with a die unread, or with the wrong count, is left alone.
+// rule at netConfirm but in the die's square and the narrower one only: the wider square may
+// take in a neighbour's edge, which says nothing against a face read from its own pips
+// (IMG_20191209_100510's 5 lost one turn of one network to it). Else it is refused. Like
+// stable, it is spent only on a reading that would be trusted: a photo with a die unread,
+// or with the wrong count, is left alone.
 func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil || r.o.Expect > 0 && len(dice) != r.o.Expect {
 		return
@@ -78,7 +81,7 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
-		if v, _ := r.netAgree(img, cx, cy, s, netConfirm); v != d.Value && v != -1 {
+		if v, _ := r.netAgree(img, cx, cy, s, netConfirm, []float64{1, stableShrink}); v != d.Value && v != -1 {
 			dice[i].Why = fmt.Sprintf("read %d from its pips, but the face networks do not both read a %d", d.Value, d.Value)
 			dice[i].Value = 0
 		}
@@ -119,15 +122,15 @@ func netSquare(d Die, picture float64) (cx, cy, side float64) {
 // on different faces (one of them of a smoky 1 as a 2 under some light), so neither alone
 // is trusted. It returns the value all agree on and the least of their probabilities, or 0.
 func (r *Reader) netVote(img gocv.Mat, cx, cy, s float64) (int, float64) {
-	v, p := r.netAgree(img, cx, cy, s, netSure)
+	v, p := r.netAgree(img, cx, cy, s, netSure, []float64{1, stableGrow, stableShrink})
 	return max(v, 0), p
 }
 
-// netAgree is netVote at sureness sure, and -1 when no square can be cut (a die at the
-// picture's corner).
-func (r *Reader) netAgree(img gocv.Mat, cx, cy, s, sure float64) (int, float64) {
+// netAgree is netVote at sureness sure, in the squares scales times s wide, and -1 when
+// one cannot be cut (a die at the picture's corner).
+func (r *Reader) netAgree(img gocv.Mat, cx, cy, s, sure float64, scales []float64) (int, float64) {
 	want, least := 0, 1.0
-	for _, k := range [3]float64{1, stableGrow, stableShrink} {
+	for _, k := range scales {
 		x, ok := netInput(img, cx, cy, k*s)
 		if !ok {
 			return -1, 0
