@@ -146,7 +146,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		printedAlike(img, off, rd.Dice, r.o.MinContrast)
 	}
 	oneBody(img, off, rd.Dice, r.o.MinContrast)
-	r.stable(img, rd.Dice) // last: it is spent only on a reading that would be trusted
+	// Last, these two: they are spent only on a reading that would be trusted.
+	r.stable(img, rd.Dice)
 	r.netConfirm(img, rd.Dice)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
