@@ -62,14 +62,11 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 // stable, it is spent only on a reading that would be trusted: a photo with a die unread,
 // or with the wrong count, is left alone.
 func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
-	if r.nets[0] == nil || r.o.Expect > 0 && len(dice) != r.o.Expect {
+	if r.nets[0] == nil || !r.trusted(dice) {
 		return
 	}
 	byNet := false
 	for _, d := range dice {
-		if d.Value == 0 {
-			return
-		}
 		byNet = byNet || d.Net
 	}
 	if !byNet {

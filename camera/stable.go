@@ -26,13 +26,8 @@ const (
 // unread die, or the wrong number of dice, already keeps the reading from being used. Once
 // one die is refused the others are still checked, so that no value shown is one it refuses.
 func (r *Reader) stable(img gocv.Mat, dice []Die) {
-	if r.o.Expect > 0 && len(dice) != r.o.Expect {
+	if !r.trusted(dice) {
 		return
-	}
-	for _, d := range dice {
-		if d.Value == 0 {
-			return
-		}
 	}
 	for i, d := range dice {
 		if d.src.side <= 0 {
@@ -65,4 +60,18 @@ func reads(f face) string {
 		return "ambiguous"
 	}
 	return f.valueOr()
+}
+
+// trusted says whether a reading of dice would be used: every die read, and as many as
+// expected. Checks that cost a face read per die (stable, netConfirm) are spent only then.
+func (r *Reader) trusted(dice []Die) bool {
+	if r.o.Expect > 0 && len(dice) != r.o.Expect {
+		return false
+	}
+	for _, d := range dice {
+		if d.Value == 0 {
+			return false
+		}
+	}
+	return true
 }
