@@ -32,11 +32,11 @@ func blanks(hyp [][][]cand, read map[cand]face, off image.Point) []Die {
 	return out
 }
 
-// netBlanks adds to dice those of the blank candidates of hyp that the face network reads surely
-// (netVote, the rule by which it overturns the pip fitter's refusals), of about the
-// picture's die size and a die's side away from every die found or added before. The dice
-// it adds are marked Net, so netConfirm then checks the dice read from pips against it, and
-// every check after netRead applies to them.
+// netBlanks adds to dice those of the blank candidates of hyp that the face networks read
+// surely (netVote, as when they overturn the pip fitter's refusals, but at netBlankSure with
+// every turn agreeing), of about the picture's die size and a die's side away from every die
+// found or added before. The dice it adds are marked Net, so netConfirm then checks the dice
+// read from pips against it, and every check after netRead applies to them.
 func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice []Die, hyp [][][]cand, read map[cand]face) []Die {
 	if r.nets[0] == nil {
 		return dice
@@ -50,7 +50,7 @@ func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice []Die, hyp [][][]
 			continue
 		}
 		cx, cy, s := netSquare(b, side)
-		v, p := r.netVote(img, cx, cy, s)
+		v, p := r.netVote(img, cx, cy, s, netBlankSure, 0)
 		if v == 0 {
 			continue
 		}
