@@ -54,7 +54,8 @@
 //     alike, are left out as clutter; without a calibrated tray, a die read unlike three or
 //     more alike dice is refused.
 //  6. A die on which pips were found that fit no layout (small dice whose coloured pips merge
-//     or break up, marbled and translucent bodies, glare) gets a second look from two small
+//     or break up, marbled and translucent bodies, glare), or a lone pip read as a 1 at some
+//     pip thresholds only (glare may hide its partner), gets a second look from two small
 //     convolutional networks trained alike from different random seeds (facenet.go,
 //     netread.go; weights built in, trained offline by scripts/facenet on photos changed as
 //     other rigs would). They may overturn only that refusal, and only while the die

@@ -36,11 +36,13 @@ const (
 
 // netRead reads with the face network the dice on which the pip reader found pips but could
 // fit no canonical layout: small dice whose coloured pips merge or break up, marbled and
-// translucent bodies, glare. That is the only refusal it may overturn, and only while the
-// die still carries it: a die refused for being part of something else (a side face, a
-// split read two ways, one body with its neighbour, the picture's edge) stays refused. A
-// value is taken only when both networks read it surely in the square and in one a little
-// wider and one a little narrower (netVote); the checks after netRead still apply.
+// translucent bodies, glare (and a lone pip that reads as a 1 at some pip thresholds only,
+// its partner perhaps hidden by glare). Those are the only refusals it may overturn, and
+// only while the die still carries one: a die refused for being part of something else (a
+// side face, a split read two ways, one body with its neighbour, the picture's edge) stays
+// refused. A value is taken only when both networks read it surely in the square and in
+// one a little wider and one a little narrower (netVote); the checks after netRead still
+// apply.
 //
 // Photos the network reads nothing in are left as the pip reader read them; in the others
 // netConfirm checks the dice read from pips.
@@ -128,10 +130,11 @@ func netSquare(d Die, picture float64) (cx, cy, side float64) {
 // squares stableGrow and stableShrink times as wide: a whole face reads the same when the
 // square it is looked at in changes a little, while a face made up of glare, a neighbour's
 // edge or pips seen through a translucent body comes and goes. Both networks must read
-// each square surely (a mean of sure, all but dissent turns picking the value): one network can be sure of a wrong value that another, trained
-// alike, is not (of the networks trained for BENCHMARKS-dice.md, one read a held-out die
-// wrongly on its own; no pair did), so neither alone is trusted. It returns the value all
-// agree on and the least of their probabilities, or 0.
+// each square surely (a mean of sure, all but dissent turns picking the value): one network
+// can be sure of a wrong value that another, trained alike, is not (of the networks trained
+// for BENCHMARKS-dice.md, one read a held-out die wrongly on its own; no pair did), so
+// neither alone is trusted. It returns the value all agree on and the least of their
+// probabilities, or 0.
 func (r *Reader) netVote(img gocv.Mat, cx, cy, s, sure float64, dissent int) (int, float64) {
 	v, p := r.netAgree(img, cx, cy, s, sure, dissent, []float64{1, stableGrow, stableShrink})
 	return max(v, 0), p

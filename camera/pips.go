@@ -50,8 +50,8 @@ type face struct {
 	clutter bool
 	// col is the median Lab colour of the patch's centre: the face's own colour.
 	col [3]float64
-	// unlaid: pips were found but fit no canonical layout, on a candidate inside the picture
-	// (see netRead).
+	// unlaid: pips were found but fit no canonical layout (or a lone pip read as a 1 at
+	// some pip thresholds only), on a candidate inside the picture (see netRead).
 	unlaid bool
 }
 
@@ -399,8 +399,9 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	}
 	if weak && !strong && failed {
 		// A 1 found only by the even walks around its pip is believed only when every
-		// threshold sees it (glare hides the partner of a glossy die's pip at some).
-		return face{why: "a single pip reads as a 1 at some pip thresholds only", square: square}
+		// threshold sees it (glare hides the partner of a glossy die's pip at some). Like
+		// pips in no layout, that refusal is the face networks' to overturn (unlaid).
+		return face{why: "a single pip reads as a 1 at some pip thresholds only", square: square, unlaid: !c.edge}
 	}
 	if !anyPips {
 		return face{notDie: true, why: "no pips", square: square}

@@ -63,8 +63,9 @@ type Die struct {
 	src cand
 	// fc is the fitted top face in the picture searched (zero when no layout fitted).
 	fc rotRect
-	// unlaid is the pip fitter's reason when it found pips in no layout (see netRead); the
-	// face network may read the die only while Why is still that reason.
+	// unlaid is the pip fitter's reason when it found pips in no layout, or a lone pip that
+	// reads as a 1 at some thresholds only (see netRead); the face network may read the die
+	// only while Why is still that reason.
 	unlaid string
 }
 
