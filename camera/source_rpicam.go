@@ -95,8 +95,9 @@ type Rpicam struct {
 	path   string
 	log    *slog.Logger
 	cancel context.CancelFunc
-	done   chan struct{} // closed when the supervisor has stopped the process
-	ready  chan error    // first frame (nil) or first failure
+	life   context.Context // ends with Close or with the ctx given to OpenRpicam
+	done   chan struct{}   // closed when the supervisor has stopped the process
+	ready  chan error      // first frame (nil) or first failure
 
 	mu      sync.Mutex
 	latest  []byte
@@ -135,7 +136,7 @@ func OpenRpicam(ctx context.Context, o RpicamOpts, log *slog.Logger) (*Rpicam, e
 		return nil, fmt.Errorf("run %s: %w", o.Binary, err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	r := &Rpicam{o: o, path: path, log: log.With("camera", "rpicam"), cancel: cancel,
+	r := &Rpicam{o: o, path: path, log: log.With("camera", "rpicam"), cancel: cancel, life: sctx,
 		done: make(chan struct{}), ready: make(chan error, 1), arrived: make(chan struct{})}
 	go r.supervise(sctx)
 
@@ -181,10 +182,10 @@ func (r *Rpicam) Frame(ctx context.Context) (gocv.Mat, error) {
 		if err := ctx.Err(); err != nil {
 			return gocv.Mat{}, err
 		}
-		select {
-		case <-r.done: // closed, or the ctx given to OpenRpicam ended
+		// The supervisor closes done only after the process is reaped; a frame it published
+		// before the end must not be returned in between.
+		if r.life.Err() != nil {
 			return gocv.Mat{}, fmt.Errorf("%s stopped%s", r.o.Binary, r.lastErrText())
-		default:
 		}
 		r.mu.Lock()
 		if r.closed {
