@@ -58,16 +58,16 @@
 //     pip thresholds only (glare may hide its partner), gets a second look from two small
 //     convolutional networks trained alike from different random seeds (facenet.go,
 //     netread.go; weights built in, trained offline by scripts/facenet on photos changed as
-//     other rigs would). They may overturn only that refusal, and only while the die
-//     still carries it: a die refused as a side face, a split read two ways or cut by the
+//     other rigs would). They may overturn only those refusals, and only while the die
+//     still carries one: a die refused as a side face, a split read two ways or cut by the
 //     picture's edge stays refused. Its value is taken when, for both networks, all but
 //     netDissent of the eight turns and mirrors of the crop pick it (glare does not turn with
 //     the die) with a mean probability of netSure, in the square and in one a little wider
 //     and one a little narrower. By the same rule, but at netBlankSure with every turn
 //     agreeing, it reads the die-sized candidates left out for showing no pips at all (a dark
 //     die with dark red pips), or pips in no layout on a way of cutting their blob that lost,
-//     a die's side away from every die found (netblank.go). Such a die is marked Net; the checks below still apply to it.
-//     ReaderOpts.PipsOnly leaves the network out.
+//     a die's side away from every die found (netblank.go). Such a die is marked Net; the
+//     checks below still apply to it. ReaderOpts.PipsOnly leaves the network out.
 //  7. Every die read is read again in a square a little wider and in one a little narrower
 //     (stable.go): a face that reads otherwise in both was read from part of a face, or a face
 //     with a side face's pips, and is refused. This costs one face read per die, spent only on
@@ -75,8 +75,8 @@
 //  8. In a photo the networks completed (a die marked Net), each die read from its pips must
 //     be read the same by both networks, by the rule of step 6 at netConfirm with no turn
 //     dissenting, in its square and the narrower one (the refusal they overturned also hid
-//     its errors), or it is refused
-//     (netConfirm, also spent only on a reading that would be trusted).
+//     its errors), or it is refused (netConfirm, also spent only on a reading that would be
+//     trusted).
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).
