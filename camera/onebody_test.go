@@ -25,3 +25,13 @@ func TestReadSidePipsBeside(t *testing.T) {
 		{"blur", "matteop65/dice_13.jpg", "[1 1]"},
 	})
 }
+
+// TestReadSideOneBelow: a 1 cut from one die's blob is boxed no bigger than its side face,
+// so whether it lies within 1.2 die sides of the face beside it is measured by that face's
+// box, not the mean of the two (two_9 blurred: a 2 and the 1 of its own side face, their
+// centres 1.06 of the 2's side apart but 1.4 of the mean box).
+func TestReadSideOneBelow(t *testing.T) {
+	testVaried(t, []variedCase{
+		{"blur", "matteop65/two_9.jpg", "[2]"},
+	})
+}

@@ -188,6 +188,16 @@ func oneBody(img gocv.Mat, off image.Point, dice []Die, t float64) {
 				}
 				continue
 			}
+			if d.Value < 2 || e.Value < 2 {
+				// Within 1.2 of the top face's sides: a 1 cut from one die's blob has a box
+				// no bigger than its side face, so the mean of the two boxes is less than
+				// the die's side; the other die's box is its face.
+				f := d
+				if d.Value < 2 {
+					f = e
+				}
+				w = math.Max(w, float64(f.Box.Dx()+f.Box.Dy())/2)
+			}
 			a, b := centre(d), centre(e)
 			if math.Hypot(a[0]-b[0], a[1]-b[1]) < 1.2*w && seamDip(img, a, b, w/4) < seamContrast {
 				refuse = append(refuse, i, j)
