@@ -146,9 +146,10 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		printedAlike(img, off, rd.Dice, r.o.MinContrast)
 	}
 	oneBody(img, off, rd.Dice, r.o.MinContrast)
-	// Last, these two: they are spent only on a reading that would be trusted.
+	// Last, these: they are spent only on a reading that would be trusted.
 	r.stable(img, rd.Dice)
 	r.netConfirm(img, rd.Dice)
+	r.netDoubt(img, rd.Dice)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {

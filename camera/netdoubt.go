@@ -1,0 +1,105 @@
+package camera
+
+import (
+	"fmt"
+
+	"gocv.io/x/gocv"
+)
+
+const (
+	// netDoubtSure is the least mean probability, over the eight turns and mirrors of a die's
+	// square, at which both face networks must see one other value for netDoubt to refuse a
+	// 1. It is low because a refusal is the safe side, and a glance must have seen that
+	// value first. On the shared photos and their twelve variations it refuses no die of a
+	// photo read exactly; in six variations probed, 0.3 would have refused one 1 (a 6 seen).
+	netDoubtSure = 0.35
+	// netGlanceSure is how sure the first network's glance at a 1 must be that it is one
+	// for the second network's glance to be skipped (about two 1s in three).
+	netGlanceSure = 0.9
+)
+
+// netDoubt refuses a 1 read from its pips that both face networks see as one other face
+// value: a 2 whose other pip glare washes out, one pip of a 4 in an outline that noise
+// completes. Every pip rule can hold for such a face, and a lone pip says little about
+// its die; the networks look at the whole face. Only a disagreement counts: a network
+// that reads a 1, or "no top face" (which it says of many real 1s seen small or
+// obliquely), leaves the die alone.
+//
+// Like stable, it is spent only on a reading that would be trusted, and not on one the
+// networks completed (netConfirm checks every die there). It costs one pass per 1, and a
+// second when the first network is not sure (see netGlanceSure); only when a glance sees
+// another value are both asked over all eight turns (sixteen passes), which decides.
+// Other values are not checked: a 2 misread (a 1 with its side face's pip, in the
+// variations) was never seen otherwise by the networks, and checking them doubles the cost.
+func (r *Reader) netDoubt(img gocv.Mat, dice []Die) {
+	if r.nets[0] == nil || !r.trusted(dice) {
+		return
+	}
+	for _, d := range dice {
+		if d.Net {
+			return
+		}
+	}
+	side := dieSide(dice)
+	for i, d := range dice {
+		if d.Value != 1 {
+			continue
+		}
+		cx, cy, s := netSquare(d, side)
+		x, ok := netInput(img, cx, cy, s)
+		if !ok {
+			continue
+		}
+		doubt := false
+		for k, n := range r.nets {
+			p := n.probs(x)
+			v := argmax(p)
+			doubt = v != 0 && v != 1
+			if doubt || k == 0 && v == 1 && p[1] >= netGlanceSure {
+				break
+			}
+		}
+		if !doubt {
+			continue
+		}
+		other := 0
+		for _, n := range r.nets {
+			p := n.meanProbs(x)
+			v := argmax(p)
+			if v == 0 || v == 1 || p[v] < netDoubtSure || other != 0 && v != other {
+				other = 0
+				break
+			}
+			other = v
+		}
+		if other != 0 {
+			dice[i].Why = fmt.Sprintf("read 1 from its pip, but both face networks see a %d", other)
+			dice[i].Value = 0
+		}
+	}
+}
+
+// meanProbs is the network's mean probabilities over the eight turns and mirrors of a crop.
+func (n *faceNet) meanProbs(x []float32) [7]float64 {
+	var sum [7]float64
+	t := make([]float32, len(x))
+	for k := 0; k < 8; k++ {
+		dihedral(x, t, k)
+		p := n.probs(t)
+		for j := range p {
+			sum[j] += p[j] / 8
+		}
+	}
+	return sum
+}
+
+// argmax is the index of the largest of p (the first of equals).
+func argmax(p [7]float64) int {
+	best := 0
+	for j := range p {
+		if p[j] > p[best] {
+			best = j
+		}
+	}
+	return best
+}
