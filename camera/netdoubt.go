@@ -11,7 +11,7 @@ const (
 	// square, at which both face networks must see one other value for netDoubt to refuse a
 	// 1. It is low because a refusal is the safe side, and a glance must have seen that
 	// value first. On the shared photos and their twelve variations it refuses no die of a
-	// photo read exactly; in six variations probed, 0.3 would have refused one 1 (a 6 seen).
+	// photo read exactly; in the variations probed, 0.3 would have refused one 1 (a 6 seen).
 	netDoubtSure = 0.35
 	// netGlanceSure is how sure the first network's glance at a 1 must be that it is one
 	// for the second network's glance to be skipped (about two 1s in three).
