@@ -29,8 +29,9 @@ const (
 // networks completed (netConfirm checks every die there). It costs one pass per 1, and a
 // second when the first network is not sure (see netGlanceSure); only when a glance sees
 // another value are both asked over all eight turns (sixteen passes), which decides.
-// Other values are not checked: a 2 misread (a 1 with its side face's pip, in the
-// variations) was never seen otherwise by the networks, and checking them doubles the cost.
+// Other values are not checked: the networks do not see the 2s misread in the variations
+// (a 1 with its front face's pip) otherwise, and checking 6s too (a 5 with three pips of its
+// side face) cost 1–2 ms of median for one misread fewer (BENCHMARKS-dice.md).
 func (r *Reader) netDoubt(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil || !r.trusted(dice) {
 		return
