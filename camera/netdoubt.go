@@ -33,13 +33,8 @@ const (
 // (a 1 with its front face's pip) otherwise, and checking 6s too (a 5 with three pips of its
 // side face) cost 1–2 ms of median for one misread fewer (BENCHMARKS-dice.md).
 func (r *Reader) netDoubt(img gocv.Mat, dice []Die) {
-	if r.nets[0] == nil || !r.trusted(dice) {
+	if r.nets[0] == nil || !r.trusted(dice) || netCompleted(dice) {
 		return
-	}
-	for _, d := range dice {
-		if d.Net {
-			return
-		}
 	}
 	side := dieSide(dice)
 	for i, d := range dice {
@@ -92,15 +87,4 @@ func (n *faceNet) meanProbs(x []float32) [7]float64 {
 		}
 	}
 	return sum
-}
-
-// argmax is the index of the largest of p (the first of equals).
-func argmax(p [7]float64) int {
-	best := 0
-	for j := range p {
-		if p[j] > p[best] {
-			best = j
-		}
-	}
-	return best
 }

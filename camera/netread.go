@@ -80,11 +80,7 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil || !r.trusted(dice) {
 		return
 	}
-	byNet := false
-	for _, d := range dice {
-		byNet = byNet || d.Net
-	}
-	if !byNet {
+	if !netCompleted(dice) {
 		return
 	}
 	side := dieSide(dice)
@@ -98,6 +94,16 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 			dice[i].Value = 0
 		}
 	}
+}
+
+// netCompleted says whether the networks read some of the dice (a die marked Net).
+func netCompleted(dice []Die) bool {
+	for _, d := range dice {
+		if d.Net {
+			return true
+		}
+	}
+	return false
 }
 
 // dieSide is the median of the die sides guessed for the picture by the candidates that
@@ -172,14 +178,10 @@ func (n *faceNet) vote(x []float32, sure float64, dissent int) (int, float64) {
 	for k := 0; k < 8; k++ {
 		dihedral(x, t, k)
 		p := n.probs(t)
-		best := 0
 		for j := range p {
-			if p[j] > p[best] {
-				best = j
-			}
-			sum[j] += float64(p[j])
+			sum[j] += p[j]
 		}
-		picks[best]++
+		picks[argmax(p)]++
 		left, alive := 7-k, false
 		for v := 1; v < len(sum); v++ {
 			alive = alive || picks[v]+left >= 8-dissent && sum[v]+float64(left) >= 8*sure
@@ -194,6 +196,17 @@ func (n *faceNet) vote(x []float32, sure float64, dissent int) (int, float64) {
 		}
 	}
 	return 0, 0
+}
+
+// argmax is the index of the largest of p (the first of equals).
+func argmax(p [7]float64) int {
+	best := 0
+	for j := range p {
+		if p[j] > p[best] {
+			best = j
+		}
+	}
+	return best
 }
 
 // dihedral writes into dst the k-th of the eight turns (k%4 quarter turns) and mirrors
