@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 // TestReadCutByEdge: a die cut by the picture's edge shows part of its face, and part of a
@@ -39,6 +41,12 @@ func TestReadCutByEdge(t *testing.T) {
 			boxes[set+"/"+p.file] = p.boxes
 		}
 	}
+	imgs := map[string]gocv.Mat{}
+	defer func() {
+		for _, m := range imgs {
+			m.Close()
+		}
+	}()
 	r := NewReader(DefaultReaderOpts())
 	refused := 0
 	for _, c := range cuts {
@@ -51,11 +59,14 @@ func TestReadCutByEdge(t *testing.T) {
 				there = append(there, b.value)
 			}
 		}
-		img := testPhoto(t, c.file)
+		img, ok := imgs[c.file]
+		if !ok {
+			img = testPhoto(t, c.file)
+			imgs[c.file] = img
+		}
 		part := img.Region(c.keep)
 		m := part.Clone()
 		part.Close()
-		img.Close()
 		rd := r.Read(m)
 		m.Close()
 		if rd.Status == StatusRead && intersect(there, rd.Values()) != len(rd.Values()) {

@@ -10,6 +10,19 @@ type rotRect struct {
 
 func (r rotRect) side() float64 { return math.Sqrt(r.w * r.h) }
 
+// inPicture says whether the corners of r lie inside a w×h picture.
+func inPicture(r rotRect, w, h int) bool {
+	ca, sa := math.Cos(r.ang), math.Sin(r.ang)
+	for _, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		dx, dy := s[0]*r.w/2, s[1]*r.h/2
+		x, y := r.cx+ca*dx-sa*dy, r.cy+sa*dx+ca*dy
+		if x < 0 || y < 0 || x > float64(w-1) || y > float64(h-1) {
+			return false
+		}
+	}
+	return true
+}
+
 func (r rotRect) aspect() float64 {
 	if r.w <= 0 || r.h <= 0 {
 		return math.Inf(1)

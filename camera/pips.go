@@ -450,7 +450,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		margin = 1 - freeShare + (margin-(1-sixFreeShare))*freeShare/sixFreeShare
 	}
 	f.conf = clamp01(margin) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
-	if c.edge || !inPicture(f.face, img) {
+	if c.edge || !inPicture(f.face, img.Cols(), img.Rows()) {
 		// Something that reaches the picture's edge cannot be checked whole: a die there may
 		// show a side face or be cut off, and clutter there may look like pips. The part of a
 		// face the edge leaves can fit a smaller face (the row of a half 4 is a 2), found
@@ -1343,19 +1343,6 @@ func faceColour(lab []byte, P int, S, r float64) (L, A, B float64) {
 		}
 	}
 	return Ls.median(), As.median(), Bs.median()
-}
-
-// inPicture says whether the corners of r lie inside img.
-func inPicture(r rotRect, img gocv.Mat) bool {
-	ca, sa := math.Cos(r.ang), math.Sin(r.ang)
-	for _, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
-		dx, dy := s[0]*r.w/2, s[1]*r.h/2
-		x, y := r.cx+ca*dx-sa*dy, r.cy+sa*dx+ca*dy
-		if x < 0 || y < 0 || x > float64(img.Cols()-1) || y > float64(img.Rows()-1) {
-			return false
-		}
-	}
-	return true
 }
 
 // maxOnePip is the largest diameter, in die sides, of a 1's pip. However big a 1's pip, the
