@@ -15,7 +15,8 @@ import (
 // labelled boxes say are still in the picture, whole or cut. IMG_20191209_095545 is cut two
 // pixels at a time through the black 4 at its left edge and through the dice near its
 // bottom. The others are cut where the reader once read the part of a die the cut left as a
-// 2 (its blob did not meet the edge; the face fitted to its pips ran off the picture).
+// smaller face: its blob did not meet the edge, and the face fitted to its pips ran off the
+// picture, or ran to its edge where no blob was found at all (see clearOfEdge).
 func TestReadCutByEdge(t *testing.T) {
 	type cut struct {
 		file string
@@ -24,6 +25,11 @@ func TestReadCutByEdge(t *testing.T) {
 	cuts := []cut{
 		{"matteop65/dice_42.jpg", image.Rect(290, 0, 640, 480)},
 		{"nell-byler/IMG_20191209_100127.jpg", image.Rect(0, 0, 252, 640)},
+		// Faces proposed from the pips a cut left (no blob found on the pale wood): the row
+		// of a 4 read as a 2, the column of a 6 as a 3, running to the picture's edge.
+		{"matteop65/four_19.jpg", image.Rect(0, 0, 223, 480)},
+		{"matteop65/six_25.jpg", image.Rect(0, 0, 124, 480)},
+		{"matteop65/six_25.jpg", image.Rect(233, 0, 640, 480)},
 	}
 	for x := 4; x <= 40; x += 2 {
 		cuts = append(cuts, cut{"nell-byler/IMG_20191209_095545.jpg", image.Rect(x, 0, 640, 640)})

@@ -23,6 +23,26 @@ func inPicture(r rotRect, w, h int) bool {
 	return true
 }
 
+// sidesInPicture says whether the middles of r's sides, moved d further out, lie inside a
+// w×h picture: where a walk from r's centre along its axes ends.
+func sidesInPicture(r rotRect, d float64, w, h int) bool {
+	ca, sa := math.Cos(r.ang), math.Sin(r.ang)
+	for _, s := range [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		dx, dy := s[0]*(r.w/2+d), s[1]*(r.h/2+d)
+		x, y := r.cx+ca*dx-sa*dy, r.cy+sa*dx+ca*dy
+		if x < 0 || y < 0 || x > float64(w-1) || y > float64(h-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// grown is r with d added beyond each of its sides.
+func (r rotRect) grown(d float64) rotRect {
+	r.w, r.h = r.w+2*d, r.h+2*d
+	return r
+}
+
 func (r rotRect) aspect() float64 {
 	if r.w <= 0 || r.h <= 0 {
 		return math.Inf(1)

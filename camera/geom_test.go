@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"math"
 	"math/rand"
 	"sort"
 	"testing"
@@ -46,6 +47,34 @@ func TestByteHistMedian(t *testing.T) {
 		}
 		if got, want := h.median(), median(v); got != want {
 			t.Errorf("%d values: byteHist median %v, median %v", n, got, want)
+		}
+	}
+}
+
+// TestInPicture: a face's corners (inPicture, grown) and the middles of its sides
+// (sidesInPicture) against a 100×100 picture. A face turned 45° near the edge has its
+// corner outside while its sides' middles, where a walk from its pip ends, are inside.
+func TestInPicture(t *testing.T) {
+	turned := rotRect{cx: 50, cy: 20, w: 40, h: 40, ang: math.Pi / 4} // corners 28.3 from the centre
+	for _, c := range []struct {
+		name          string
+		r             rotRect
+		d             float64
+		corners, mids bool
+	}{
+		{"square in the middle", rotRect{cx: 50, cy: 50, w: 40, h: 40}, 0, true, true},
+		{"square touching the top", rotRect{cx: 50, cy: 20, w: 40, h: 40}, 0, true, true},
+		{"square one pixel beyond the top", rotRect{cx: 50, cy: 19, w: 40, h: 40}, 0, false, false},
+		{"square grown by 4 with 5 to spare", rotRect{cx: 50, cy: 25, w: 40, h: 40}, 4, true, true},
+		{"square grown by 6 with 5 to spare", rotRect{cx: 50, cy: 25, w: 40, h: 40}, 6, false, false},
+		{"turned 45°, corner beyond the top", turned, 0, false, true},
+		{"turned 45°, top side's middle 5.9 px in, moved out by 15", turned, 15, false, false},
+	} {
+		if got := inPicture(c.r.grown(c.d), 100, 100); got != c.corners {
+			t.Errorf("%s: inPicture(grown %v) = %v, want %v", c.name, c.d, got, c.corners)
+		}
+		if got := sidesInPicture(c.r, c.d, 100, 100); got != c.mids {
+			t.Errorf("%s: sidesInPicture(%v) = %v, want %v", c.name, c.d, got, c.mids)
 		}
 	}
 }

@@ -248,17 +248,22 @@ func (r *Reader) oneDice(img gocv.Mat, off image.Point, spots []darkSpot, g gray
 		// Dice cannot overlap: an unread candidate that holds this pip, is centred less than
 		// a side from the face and is no longer than one die seen obliquely is this die (its
 		// top face with its side faces, whose pips fit no layout).
-		kept := dice[:0:0]
+		// One whose blob meets the picture's edge may be cut, this pip the one its cut left
+		// (a 4's corner pip): it stays refused.
+		kept, cut := dice[:0:0], false
 		for _, d := range dice {
 			ctr := d.Box.Min.Add(d.Box.Max).Div(2).Sub(off)
 			b := d.Box.Sub(off)
 			if d.Value == 0 && math.Hypot(float64(ctr.X)-c.r.cx, float64(ctr.Y)-c.r.cy) < c.side &&
 				image.Pt(int(s.x), int(s.y)).In(b) && float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side {
+				cut = cut || d.src.edge
 				continue
 			}
 			kept = append(kept, d)
 		}
-		dice = append(kept, one)
+		if !cut {
+			dice = append(kept, one)
+		}
 	}
 	return dice
 }
@@ -305,7 +310,7 @@ func (r *Reader) oneFace(img gocv.Mat, s darkSpot, g grayImg, spots []darkSpot, 
 	// face, and no partner of the pip in a 2 (a side face's pip in an oblique view).
 	c.outlined = true
 	f := r.readFace(img, c)
-	if f.value != 1 || f.amb || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) {
+	if f.value != 1 || f.amb || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) || !outlineInPicture(c.r, img) {
 		return face{}, cand{}, false
 	}
 	return f, c, true

@@ -456,10 +456,35 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		// face the edge leaves can fit a smaller face (the row of a half 4 is a 2), found
 		// from its pips with no blob at the edge; that face then runs off the picture
 		// (TestReadCutByEdge).
-		f.why = "die partly outside the picture"
+		f.why = whyOutside
 		f.value = 0
 	}
 	return f
+}
+
+// whyOutside is the reason a face at the picture's edge is refused (see readFaceShaped).
+// A face proposed later from pips (pipDice) beside a candidate refused so may be the part
+// of that die the edge leaves (a side face whose top face is cut off): it is not read.
+const whyOutside = "die partly outside the picture"
+
+// edgeMargin is how far inside the picture, in sides, a face found from its pips alone must
+// lie (see clearOfEdge).
+const edgeMargin = 0.1
+
+// clearOfEdge says whether face f lies edgeMargin sides inside the picture. A face proposed
+// from its pips (pipDice) has no blob to say the die ends before the picture's
+// edge, and its outline on that side is not seen: beyond the edge the picture is replicated
+// (warpFace) or counts as dark (grayImg.at). Such a face there may be the part of a cut die
+// its pips fit: the row of a 4 or 6 read as a 2 or 3, half a 2 read as a 1.
+func clearOfEdge(f rotRect, img gocv.Mat) bool {
+	return inPicture(f.grown(edgeMargin*f.side()), img.Cols(), img.Rows())
+}
+
+// outlineInPicture says whether the outline of face f, found on each side by a walk from its
+// pip (probeOne), lies edgeMargin sides inside the picture: beyond the picture's edge the
+// walk sees dark (grayImg.at), so half a 2 cut by the edge ends there as a 1's outline.
+func outlineInPicture(f rotRect, img gocv.Mat) bool {
+	return sidesInPicture(f, edgeMargin*f.side(), img.Cols(), img.Rows())
 }
 
 // insideFace keeps the pips (patch pixels from its centre) whose centres lie on the face,

@@ -393,8 +393,10 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		for _, i := range unread {
 			if b := dice[i].Box.Sub(off); nearBox(b, c) {
 				// A candidate read as two faces may show its top face in the other (a 1 whose
-				// side face reads 2): a reading of one of them does not settle which.
-				if !holdsFace(dice[i], off, c) || dice[i].amb {
+				// side face reads 2): a reading of one of them does not settle which. One
+				// refused at the picture's edge may be cut: its pips left fit a smaller face
+				// (a side face's 2 of a die whose top is cut off, matteop65/dice_42.jpg).
+				if !holdsFace(dice[i], off, c) || dice[i].amb || dice[i].Why == whyOutside {
 					hidden = true
 				}
 				over = append(over, i)
@@ -423,6 +425,9 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		// its layout foreshortened, reads with half the confidence of one seen from above).
 		f := r.readFace(img, c)
 		if f.value != len(pr.spots) || f.amb || f.conf < r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
+			continue
+		}
+		if !clearOfEdge(f.face, img) {
 			continue
 		}
 		reads = append(reads, read{pr, f.die(c, off), over})
