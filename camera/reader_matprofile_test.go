@@ -10,7 +10,7 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestReaderLeavesNoMat reads, annotates, benchmarks and settles on every photo (testdata, and
+// TestReaderLeavesNoMat reads, annotates, benchmarks (whole and cut) and settles on every photo (testdata, and
 // ../shared when present) and checks that no Mat is left alive:
 // go test -tags matprofile -run TestReaderLeavesNoMat ./camera/
 func TestReaderLeavesNoMat(t *testing.T) {
@@ -33,6 +33,9 @@ func TestReaderLeavesNoMat(t *testing.T) {
 		}
 	}
 	if _, err := Bench(context.Background(), diceSets(t), r, BenchOpts{Failures: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BenchCuts(context.Background(), []string{cutSet(t)}, r, BenchOpts{Failures: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
 	src := newListSource(t, filepath.Join("testdata", "dice", "tai-studio", "eyes_1_1.jpg"), 1, 4)

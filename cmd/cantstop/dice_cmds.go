@@ -145,16 +145,24 @@ func diceBenchCmd() *cobra.Command {
 		vary     string
 		crops    string
 		pipsOnly bool
+		cuts     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
 		Short: "Score the reader on folders of labelled photos (labels.csv: file,values)",
 		Example: `  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6
   cantstop dice bench photos/ --json --failures /tmp/misread
-  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4`,
+  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4
+  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --cut --failures /tmp/cut`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary}
+			if cuts {
+				if vary != "" || crops != "" {
+					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary and --crops")
+				}
+				return benchCuts(cmd, args, pipsOnly, o)
+			}
 			var cf *os.File
 			if crops != "" {
 				f, err := os.Create(crops)
@@ -193,7 +201,41 @@ func diceBenchCmd() *cobra.Command {
 		"); dice are then matched by value, not by box")
 	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
+	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
+		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd
+}
+
+func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchOpts) error {
+	ro := camera.DefaultReaderOpts()
+	ro.PipsOnly = pipsOnly
+	rep, err := camera.BenchCuts(cmd.Context(), dirs, camera.NewReader(ro), o)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	if len(rep.Sets) == 0 {
+		return fmt.Errorf("bench --cut: no photo with labelled boxes in %s: --cut needs a boxes.csv (file,value,x0,y0,x1,y1)", strings.Join(dirs, ", "))
+	}
+	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		e.SetEscapeHTML(false)
+		return e.Encode(rep)
+	}
+	fmt.Fprintln(w, "every photo cut through each die in turn")
+	fmt.Fprintf(w, "%-18s %6s %8s %6s %8s %8s %8s\n", "set", "cuts", "refused", "read", "misread", "med ms", "p95 ms")
+	for _, s := range append(rep.Sets, rep.Total) {
+		fmt.Fprintf(w, "%-18s %6d %8d %6d %8d %8.1f %8.1f\n", s.Name, s.Cuts, s.Refused, s.Read, s.Misread, s.MedianMS, s.P95MS)
+	}
+	fmt.Fprintln(w, "\nrefused: reported other than read; read: every die read the value of its box;")
+	fmt.Fprintln(w, "misread: reported read with a die not the value of its box")
+	for _, s := range rep.Sets {
+		for _, m := range s.Misreads {
+			fmt.Fprintf(w, "misread in %s: %s\n", s.Name, m)
+		}
+	}
+	return nil
 }
 
 func printBench(w io.Writer, rep camera.BenchReport) {

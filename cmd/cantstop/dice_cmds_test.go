@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"image"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,5 +96,49 @@ func TestDiceReadByNet(t *testing.T) {
 	}
 	if net != 1 {
 		t.Errorf("%d dice marked \"net\" in %s, want 1", net, out)
+	}
+}
+
+// dice bench --cut cuts a photo through each of its two 4s (the row of one, cut by the right
+// edge, was read as a 2 before faces proposed from pips had to clear the edge); --json reports
+// the counts, and what --cut cannot do says so.
+func TestDiceBenchCut(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "four_19.jpg")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"four_19.jpg": string(b),
+		"labels.csv":  "file,values\nfour_19.jpg,4 4\n",
+		"boxes.csv":   "file,value,x0,y0,x1,y1\nfour_19.jpg,4,188,186,238,229\nfour_19.jpg,4,342,265,381,305\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := calibrateCLI(t, "", "dice", "bench", dir, "--cut", "--json")
+	if err != nil {
+		t.Fatalf("dice bench --cut: %v\n%s", err, out)
+	}
+	var rep struct {
+		Total struct{ Cuts, Refused, Read, Misread int }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if s := rep.Total; s.Cuts != 24 || s.Refused+s.Read+s.Misread != 24 || s.Misread != 0 || s.Refused == 0 {
+		t.Errorf("two dice cut 12 ways each: %+v, want 24 cuts, some refused, none misread", s)
+	}
+	if _, err := calibrateCLI(t, "", "dice", "bench", dir, "--cut", "--vary", "blur"); err == nil || !strings.Contains(err.Error(), "leave out --vary") {
+		t.Errorf("--cut with --vary: %v, want an error saying to leave out --vary", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "boxes.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := calibrateCLI(t, "", "dice", "bench", dir, "--cut"); err == nil || !strings.Contains(err.Error(), "needs a boxes.csv") {
+		t.Errorf("--cut without boxes.csv: %v, want an error saying it needs one", err)
 	}
 }
