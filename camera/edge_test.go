@@ -30,6 +30,9 @@ func TestReadCutByEdge(t *testing.T) {
 		{"matteop65/four_19.jpg", image.Rect(0, 0, 223, 480)},
 		{"matteop65/six_25.jpg", image.Rect(0, 0, 124, 480)},
 		{"matteop65/six_25.jpg", image.Rect(233, 0, 640, 480)},
+		// Half a 2 cut through its diagonal: one pip on a blob too narrow for a 1 (cutOne).
+		{"matteop65/two_44.jpg", image.Rect(0, 0, 640, 153)},
+		{"matteop65/two_44.jpg", image.Rect(361, 0, 640, 480)},
 	}
 	for x := 4; x <= 40; x += 2 {
 		cuts = append(cuts, cut{"nell-byler/IMG_20191209_095545.jpg", image.Rect(x, 0, 640, 640)})
