@@ -33,6 +33,8 @@ func TestReadCutByEdge(t *testing.T) {
 		// Half a 2 cut through its diagonal: one pip on a blob too narrow for a 1 (cutOne).
 		{"matteop65/two_44.jpg", image.Rect(0, 0, 640, 153)},
 		{"matteop65/two_44.jpg", image.Rect(361, 0, 640, 480)},
+		// The same, read as a 1 by the face networks (netInside).
+		{"matteop65/two_6.jpg", image.Rect(0, 0, 640, 187)},
 	}
 	for x := 4; x <= 40; x += 2 {
 		cuts = append(cuts, cut{"nell-byler/IMG_20191209_095545.jpg", image.Rect(x, 0, 640, 640)})

@@ -32,6 +32,11 @@ const (
 	// completes (see netConfirm): a turn that sees the face otherwise is what exposes a pip
 	// misreading both networks lean to.
 	netConfirm = 0.5
+	// netInside is how far inside the picture, in die sides, a die's square must lie for
+	// netRead to overturn its refusal: the networks were trained on whole faces and cannot
+	// tell one from the part of a face the picture's edge leaves (half a 2 cut through its
+	// diagonal is a 1 to both, matteop65/two_6.jpg cut below its pip).
+	netInside = 0.5
 )
 
 // netRead reads with the face network the dice on which the pip reader found pips but could
@@ -40,7 +45,7 @@ const (
 // its partner perhaps hidden by glare). Those are the only refusals it may overturn, and
 // only while the die still carries one: a die refused for being part of something else (a
 // side face, a split read two ways, one body with its neighbour, the picture's edge) stays
-// refused. A value is taken only when both networks read it surely in the square and in
+// refused, and so does a die within netInside sides of the picture's edge. A value is taken only when both networks read it surely in the square and in
 // one a little wider and one a little narrower (netVote); the checks after netRead still
 // apply.
 //
@@ -56,6 +61,9 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
+		if ds := s / netCrop; !inPicture(rotRect{cx: cx, cy: cy, w: ds, h: ds}.grown(netInside*ds), img.Cols(), img.Rows()) {
+			continue
+		}
 		if v, p := r.netVote(img, cx, cy, s, netSure, netDissent); v != 0 {
 			dice[i].Value, dice[i].Confidence, dice[i].Why, dice[i].Net = v, p, "", true
 			// The die's own square, not its blob's box (which may hold its shadow).
