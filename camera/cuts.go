@@ -120,7 +120,7 @@ func benchCutPhoto(ctx context.Context, dir string, p labelled, r *Reader, o Ben
 			return err
 		}
 		part := img.Region(c.keep)
-		m := part.Clone() // a region shares the photo's rows: the reader wants its own picture
+		m := part.Clone() // a picture of its own, as a camera frame is, not a view into the photo
 		part.Close()
 		t0 := time.Now()
 		rd := r.Read(m)

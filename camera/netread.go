@@ -45,9 +45,9 @@ const (
 // its partner perhaps hidden by glare). Those are the only refusals it may overturn, and
 // only while the die still carries one: a die refused for being part of something else (a
 // side face, a split read two ways, one body with its neighbour, the picture's edge) stays
-// refused, and so does a die within netInside sides of the picture's edge. A value is taken only when both networks read it surely in the square and in
-// one a little wider and one a little narrower (netVote); the checks after netRead still
-// apply.
+// refused, and so does a die within netInside sides of the picture's edge. A value is taken
+// only when both networks read it surely in the square and in one a little wider and one a
+// little narrower (netVote); the checks after netRead still apply.
 //
 // Photos the network reads nothing in are left as the pip reader read them; in the others
 // netConfirm checks the dice read from pips.
