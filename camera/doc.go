@@ -13,7 +13,8 @@
 //     picture's edge (clutter there hides its size) say another size, both are read and the
 //     one with fewer unreadable dice, then more pips per die, wins (dice found where the first
 //     size found none must be read surely); so is the size said by each blob voting once (a
-//     huddle of dice outweighs the lone dice by area). A blob too big for nine dice (a box's
+//     huddle of dice outweighs the lone dice by area). Such other sizes are tried only from
+//     2% of the picture up: a lone speck's vote is no die size. A blob too big for nine dice (a box's
 //     frame with its walls in shade) is peeled: the tray's hue with less light is taken out,
 //     and dice read there with three or more pips are kept. Blobs too big for one die are
 //     split several ways and the faces decide which split is right (two complete readings that

@@ -35,6 +35,9 @@ func TestReadCutByEdge(t *testing.T) {
 		{"matteop65/two_44.jpg", image.Rect(361, 0, 640, 480)},
 		// The same, read as a 1 by the face networks (netInside).
 		{"matteop65/two_6.jpg", image.Rect(0, 0, 640, 187)},
+		// Cut below its dice: a speck voting alone for the die's size made them too big to
+		// be dice, and the speck a 1 (minDieShare).
+		{"nell-byler/IMG_20191208_112517.jpg", image.Rect(0, 0, 640, 423)},
 	}
 	for x := 4; x <= 40; x += 2 {
 		cuts = append(cuts, cut{"nell-byler/IMG_20191209_095545.jpg", image.Rect(x, 0, 640, 640)})

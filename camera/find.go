@@ -37,6 +37,11 @@ func toLab(bgr gocv.Mat) labImage {
 	return labImage{w: lab.Cols(), h: lab.Rows(), p: lab.ToBytes()}
 }
 
+// minDieShare is the least die side, as a share of the picture's longer side, that findDice
+// tries besides the size all blobs vote for: 5 px at its 256-px scale, 13 px in a 640-px
+// photo. The dice of the shared photos are 3 to 30% of it.
+const minDieShare = 0.02
+
 // findDice finds die-sized regions that contrast with the tray. The tray is modelled from the
 // picture's border (a smooth quadratic per Lab channel, so uneven light is absorbed), a pixel is
 // foreground when its colour or its local gradient stands out from the border's own noise, and
@@ -82,7 +87,13 @@ func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 	}
 	out := [][][][]cand{cut(fg, blobs, side, scale)}
 	sizes := []float64{side}
+	// A size voted by a few blobs is a die's only when the dice could be read at it: under
+	// minDieShare of the picture it is a speck's (a lone speck voting once made the dice of
+	// IMG_20191208_112517, cut below them, too big to be dice at all, and the speck a 1).
 	try := func(s float64) {
+		if s < minDieShare*dim {
+			return
+		}
 		for _, t := range sizes {
 			if s <= 0 || math.Abs(math.Log(s/t)) <= math.Log(1.25) {
 				return
