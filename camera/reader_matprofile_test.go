@@ -10,8 +10,8 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestReaderLeavesNoMat reads, annotates, benchmarks (whole and cut) and settles on every photo (testdata, and
-// ../shared when present) and checks that no Mat is left alive:
+// TestReaderLeavesNoMat reads, annotates, benchmarks (whole and cut) and settles on every
+// photo (testdata, and ../shared when present) and checks that no Mat is left alive:
 // go test -tags matprofile -run TestReaderLeavesNoMat ./camera/
 func TestReaderLeavesNoMat(t *testing.T) {
 	dirs := append(diceSets(t), sharedSets()...)
