@@ -186,15 +186,21 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, vary Variation, 
 		s.pairLeftovers(p.values, rd)
 	}
 	if !exact && o.Failures != "" {
-		if err := os.MkdirAll(o.Failures, 0o755); err != nil {
-			return fmt.Errorf("bench: failures folder: %w", err)
-		}
-		a := Annotate(img, rd)
-		defer a.Close()
-		out := filepath.Join(o.Failures, strings.TrimSuffix(p.file, filepath.Ext(p.file))+".png")
-		if !gocv.IMWrite(out, a) {
-			return fmt.Errorf("bench: cannot write %s", out)
-		}
+		return writeFailure(filepath.Join(o.Failures, strings.TrimSuffix(p.file, filepath.Ext(p.file))+".png"), img, rd)
+	}
+	return nil
+}
+
+// writeFailure writes to out a picture of what the reader saw in img (see Annotate), making
+// its folder first.
+func writeFailure(out string, img gocv.Mat, rd Reading) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return fmt.Errorf("bench: failures folder: %w", err)
+	}
+	a := Annotate(img, rd)
+	defer a.Close()
+	if !gocv.IMWrite(out, a) {
+		return fmt.Errorf("bench: cannot write %s", out)
 	}
 	return nil
 }
@@ -296,12 +302,14 @@ func (s *BenchSet) add(o BenchSet) {
 	s.ms = append(s.ms, o.ms...)
 }
 
-func (s *BenchSet) finish() {
-	if len(s.ms) == 0 {
-		return
+func (s *BenchSet) finish() { s.MedianMS, s.P95MS = timing(s.ms) }
+
+// timing is the median and 95th percentile of ms, to a hundredth (0 for none).
+func timing(ms []float64) (med, p95 float64) {
+	if len(ms) == 0 {
+		return 0, 0
 	}
-	s.MedianMS = math.Round(median(s.ms)*100) / 100
-	s.P95MS = math.Round(quantile(s.ms, 0.95)*100) / 100
+	return math.Round(median(ms)*100) / 100, math.Round(quantile(ms, 0.95)*100) / 100
 }
 
 // ExactPct and DicePct are the headline rates in percent.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -141,7 +140,7 @@ func benchCutPhoto(ctx context.Context, dir string, p labelled, r *Reader, o Ben
 				p.file, c.side, c.frac, c.die.value, at, c.keep, vals, rd.Values()))
 			if o.Failures != "" {
 				name := fmt.Sprintf("%s-%s%.1f-%dx%d.png", strings.TrimSuffix(p.file, filepath.Ext(p.file)), c.side, c.frac, at.X, at.Y)
-				if err := writeCutFailure(filepath.Join(o.Failures, name), m, rd); err != nil {
+				if err := writeFailure(filepath.Join(o.Failures, name), m, rd); err != nil {
 					m.Close()
 					return err
 				}
@@ -196,18 +195,6 @@ func wrongValue(there []labelBox, rd Reading) bool {
 	return false
 }
 
-func writeCutFailure(out string, m gocv.Mat, rd Reading) error {
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return fmt.Errorf("bench: failures folder: %w", err)
-	}
-	a := Annotate(m, rd)
-	defer a.Close()
-	if !gocv.IMWrite(out, a) {
-		return fmt.Errorf("bench: cannot write %s", out)
-	}
-	return nil
-}
-
 func (s *CutSet) add(o CutSet) {
 	s.Cuts += o.Cuts
 	s.Refused += o.Refused
@@ -216,10 +203,4 @@ func (s *CutSet) add(o CutSet) {
 	s.ms = append(s.ms, o.ms...)
 }
 
-func (s *CutSet) finish() {
-	if len(s.ms) == 0 {
-		return
-	}
-	s.MedianMS = math.Round(median(s.ms)*100) / 100
-	s.P95MS = math.Round(quantile(s.ms, 0.95)*100) / 100
-}
+func (s *CutSet) finish() { s.MedianMS, s.P95MS = timing(s.ms) }
