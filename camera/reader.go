@@ -281,12 +281,14 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 					// A die against the tray's wall is seen from the side by a camera over
 					// the tray: a side face's pip beside a 1 makes a 2, and half of a face
 					// cut off by the wall's shade makes a 1. A face of three or more pips in
-					// its layout is not made so.
+					// its layout is not made so. Refused, it is still a die (pips in a
+					// layout), not clutter: of the 30 so refused in the shared photos, all
+					// 30 stood where a labelled die does.
 					f = face{why: fmt.Sprintf("read %d against the tray's wall, where a side face's pip or half a face reads so", f.value), square: f.square}
-				}
-				if c.wall && f.value == 0 {
-					// Unread, it may as well be what is left of the wall or of clutter
-					// (a laptop's keys): such blobs were no candidates before the peel.
+				} else if c.wall && f.value == 0 {
+					// Unread (no layout at all), it may as well be what is left of the
+					// wall or of clutter (a cable's label): such blobs were no candidates
+					// before the peel.
 					f.clutter = true
 				}
 				faces[i] = f

@@ -200,6 +200,23 @@ func TestReadSideFaces(t *testing.T) {
 	}
 }
 
+// TestReadWallOnes: a die peeled off a box's wall and read as a 1 or 2 is refused (a side face's
+// pip or half a face makes those values there), but it is a die: the reading must say so, not
+// leave it out as clutter and report the other dice read. IMG_20191208_111304 has two such 1s
+// among 22 dice; the build before this test reported it read with 8 dice.
+func TestReadWallOnes(t *testing.T) {
+	rd := readPhoto(t, NewReader(DefaultReaderOpts()), "nell-byler/IMG_20191208_111304.jpg")
+	walls := 0
+	for _, d := range rd.Dice {
+		if d.Value == 0 && strings.Contains(d.Why, "against the tray's wall") {
+			walls++
+		}
+	}
+	if rd.Status != StatusUnreadable || walls == 0 {
+		t.Errorf("%s %v (%s), %d dice refused at the wall: want unreadable, a die refused at the wall", rd.Status, rd.Values(), rd.Why, walls)
+	}
+}
+
 // TestReadNoFalseValue: faces that used to be read as a value the photo does not hold. Every
 // value read must be one of the labelled ones (a die may be refused, or even missed, but never
 // read wrong), whatever the photo's status.
