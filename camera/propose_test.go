@@ -32,9 +32,8 @@ func TestReadPipDice(t *testing.T) {
 
 // TestReadOverexposed: ivory dice on pale wood, brightened 1.4 times as an overexposed camera
 // would. The face and the wood around it are then both clipped white, so a face proposed from
-// its pips is no paler than its ring and shows no outline; three or more pips in a layout
-// are taken as a face anyway when there are four or more (before, five_4 was refused and the
-// others read with dice missing). Three are not enough: a blurred 6's column fits a 3.
+// its pips is no paler than its ring and shows no outline; four or more pips in a layout are
+// taken as a face anyway (before, five_4 was refused and the others read with dice missing). Three are not enough: a blurred 6's column fits a 3.
 // two_26 in TestReadPipDice pins the guard that comes with it: such a face with its own top
 // face beyond an edge (a side face's 4) is not proposed.
 func TestReadOverexposed(t *testing.T) {
