@@ -53,6 +53,27 @@ func TestReadOverexposed(t *testing.T) {
 	}
 }
 
+// TestReadPipsSettleAmbiguous: a face of four or more pips proposed from its spots inside a
+// candidate the face reader found ambiguous settles it (a face that many pips fit is no part
+// of another): six_18 overexposed (its 6 read as a 2 or a face of more pips by the
+// candidate's two turns), four_43 darkened (a 4 read as a 1 or a 4 at two pip thresholds),
+// four_13 bluer (a 4 read as a 4 or a 6).
+func TestReadPipsSettleAmbiguous(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct{ vary, file, want string }{
+		{"bright1.4", "matteop65/six_18.jpg", "[6 6]"},
+		{"bright0.6", "matteop65/four_43.jpg", "[4 4 4 4 4]"},
+		{"blue0.8", "matteop65/four_13.jpg", "[4 4]"},
+	} {
+		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
+			rd := readVaried(t, r, c.vary, c.file)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
+				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
+			}
+		})
+	}
+}
+
 // TestPipDiceRejects: spots that fit a layout but are no die of their own must not become
 // one. dice_34: a key's lit symbol on a keyboard, 5 pixels wide, fits a 2 on a pale square
 // with a dark outline: it is smaller than any die the finder keeps. IMG_20191208_111304:
