@@ -35,6 +35,9 @@ func TestReadCutByEdge(t *testing.T) {
 		{"matteop65/two_44.jpg", image.Rect(361, 0, 640, 480)},
 		// The same, read as a 1 by the face networks (netInside).
 		{"matteop65/two_6.jpg", image.Rect(0, 0, 640, 187)},
+		// A die whose top face is cut off, refused as ambiguous: the four pips of its side
+		// face settle nothing (see pipDice).
+		{"matteop65/two_35.jpg", image.Rect(135, 0, 640, 480)},
 		// Cut below its dice: a speck voting alone for the die's size made them too big to
 		// be dice, and the speck a 1 (minDieShare).
 		{"nell-byler/IMG_20191208_112517.jpg", image.Rect(0, 0, 640, 423)},

@@ -395,10 +395,13 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 				// A candidate read as two faces may show its top face in the other (a 1 whose
 				// side face reads 2): a reading of one of them does not settle which, unless
 				// it is of four or more pips, which fit no part of a face (a 6 read as a 2 or
-				// more pips by the candidate's two turns, six_18 overexposed). One refused at
+				// more pips by the candidate's two turns, six_18 overexposed), and the
+				// candidate does not meet the picture's edge (there the top face may be cut
+				// off, and a side face show four pips: two_35 cut at the left). One refused at
 				// the picture's edge may be cut: its pips left fit a smaller face (a side
 				// face's 2 of a die whose top is cut off, matteop65/dice_42.jpg).
-				if !holdsFace(dice[i], off, c) || dice[i].amb && len(pr.spots) < 4 || dice[i].Why == whyOutside {
+				settles := len(pr.spots) >= 4 && !dice[i].src.edge
+				if !holdsFace(dice[i], off, c) || dice[i].amb && !settles || dice[i].Why == whyOutside {
 					hidden = true
 				}
 				over = append(over, i)
