@@ -145,7 +145,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		odd(rd.Dice, r.o.MinContrast)
 		printedAlike(img, off, rd.Dice, r.o.MinContrast)
 	}
-	oneBody(img, off, rd.Dice, r.o.MinContrast)
+	rd.Dice = oneBody(img, off, rd.Dice, r.o.MinContrast)
 	// Last, these: they are spent only on a reading that would be trusted.
 	r.stable(img, rd.Dice)
 	r.netConfirm(img, rd.Dice)
