@@ -16,7 +16,7 @@
 //     huddle of dice outweighs the lone dice by area). Such other sizes are tried only from
 //     2% of the picture up: a lone speck's vote is no die size. A blob too big for nine dice (a box's
 //     frame with its walls in shade) is peeled: the tray's hue with less light is taken out,
-//     and dice read there with three or more pips are kept. Blobs too big for one die are
+//     and dice read there with three or more pips are kept (a 1 or 2 there is refused). Blobs too big for one die are
 //     split several ways and the faces decide which split is right (two complete readings that
 //     differ make the blob unreadable).
 //  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of
@@ -37,13 +37,16 @@
 //     is not a way to cut the blob, and what it read still counts against any other cut.
 //  4. Dice that do not stand out from the tray (ivory on pale wood) are proposed from their
 //     pips: dark spots (a black-hat of the lightness) in groups that fit a layout, away from
-//     the dice found. Such a face is kept only when it is paler than its surroundings, ends
-//     in an outline on three sides at least, is no smaller than a blob the finder keeps,
+//     the dice found. Such a face is kept only when it is paler than its surroundings and
+//     ends in an outline on three sides at least (or fits four or more pips and shows no
+//     top face beyond an edge: overexposed, face and tray are both white), is no smaller
+//     than a blob the finder keeps,
 //     holds no pip off its layout, and reads 2 to 6 surely with as many pips as proposed it.
 //     A cluster that fits no layout gives the faces inside it (each pair of spots taken as a
 //     face's diagonal corners), and a lone spot centred in a square outline proposes a 1
-//     (ones.go). A face read surely replaces the unread blob of its own die, unless that
-//     blob was refused at the picture's edge (the die may be cut, its pips left fitting a
+//     (ones.go). A face read surely replaces the unread blob of its own die (an ambiguous
+//     one only for four or more pips, off the picture's edge), unless that blob was refused
+//     at the picture's edge (the die may be cut, its pips left fitting a
 //     smaller face); a face proposed so must lie a tenth of a side inside the picture, a 1's
 //     outline too (beyond the edge no outline can be seen). Any 1 near the edge on a blob
 //     too narrow for a whole die's face is refused (half a 2 keeps one pip).
@@ -52,7 +55,9 @@
 //     whose line of pips, run on into pips like its own is part of a bigger face
 //     (continued.go), and so is a 1 whose pip has pips like it just beyond; a face whose own
 //     top face lies beyond one of its edges is a side face (beyond.go); two dice read on one
-//     body, one hue and no seam between, are one die's top and side face. The pips of one
+//     body, one hue and no seam between, are one die's top and side face, both refused unless
+//     one is smaller and straight below the other (a camera over the tray sees side faces
+//     below their top faces): that one is left out. The pips of one
 //     face look alike (contrast, size, roundness, all darker or all lighter than the face, no
 //     wider than their spacing allows, a 3's in one line), or the layout fails. Unread
 //     candidates with no die's colour or outline, or unlike the dice read when those are all
