@@ -43,12 +43,12 @@
 //     than a blob the finder keeps, holds no pip off its layout, and reads 2 to 6 surely
 //     with as many pips as proposed it. A cluster that fits no layout gives the faces inside
 //     it (each pair of spots taken as a face's diagonal corners), and a lone spot centred in
-//     a square outline proposes a 1 (ones.go). A face read surely replaces the unread blob of its own die (an ambiguous
-//     one only for four or more pips, off the picture's edge), unless that blob was refused
-//     at the picture's edge (the die may be cut, its pips left fitting a smaller face); a
-//     face proposed so must lie a tenth of a side inside the picture, a 1's outline too
-//     (beyond the edge no outline can be seen). Any 1 near the edge on a blob too narrow for
-//     a whole die's face is refused (half a 2 keeps one pip).
+//     a square outline proposes a 1 (ones.go). A face read surely replaces the unread blob
+//     of its own die (an ambiguous one only for four or more pips, off the picture's edge),
+//     unless that blob was refused at the picture's edge (the die may be cut, its pips left
+//     fitting a smaller face); a face proposed so must lie a tenth of a side inside the
+//     picture, a 1's outline too (beyond the edge no outline can be seen). Any 1 near the
+//     edge on a blob too narrow for a whole die's face is refused (half a 2 keeps one pip).
 //  5. A reading must not be part of something bigger: two faces cut from one blob with no
 //     seam between them are one die seen obliquely (seam.go); a 4 whose rows, or a 2 or 3
 //     whose line of pips, run on into pips like its own is part of a bigger face
