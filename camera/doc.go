@@ -16,9 +16,9 @@
 //     huddle of dice outweighs the lone dice by area). Such other sizes are tried only from
 //     2% of the picture up: a lone speck's vote is no die size. A blob too big for nine dice (a box's
 //     frame with its walls in shade) is peeled: the tray's hue with less light is taken out,
-//     and dice read there with three or more pips are kept (a 1 or 2 there is refused). Blobs too big for one die are
-//     split several ways and the faces decide which split is right (two complete readings that
-//     differ make the blob unreadable).
+//     and dice read there with three or more pips are kept (a 1 or 2 there is refused).
+//     Blobs too big for one die are split several ways and the faces decide which split is
+//     right (two complete readings that differ make the blob unreadable).
 //  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of
 //     its edge directions when those edges stand out from the tray's texture (else by the
 //     blob's rectangle alone). Faces of at most three pips (whose layout says little about
@@ -56,9 +56,9 @@
 //     top face lies beyond one of its edges is a side face (beyond.go); two dice read on one
 //     body, one hue and no seam between, are one die's top and side face, both refused unless
 //     one is smaller and straight below the other (a camera over the tray sees side faces
-//     below their top faces): that one is left out. The pips of one
-//     face look alike (contrast, size, roundness, all darker or all lighter than the face, no
-//     wider than their spacing allows, a 3's in one line), or the layout fails. Unread
+//     below their top faces): that one is left out. The pips of one face look alike
+//     (contrast, size, roundness, all darker or all lighter than the face, no wider than
+//     their spacing allows, a 3's in one line), or the layout fails. Unread
 //     candidates with no die's colour or outline, or unlike the dice read when those are all
 //     alike, are left out as clutter; without a calibrated tray, a die read unlike three or
 //     more alike dice is refused.

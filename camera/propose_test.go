@@ -33,9 +33,10 @@ func TestReadPipDice(t *testing.T) {
 // TestReadOverexposed: ivory dice on pale wood, brightened 1.4 times as an overexposed camera
 // would. The face and the wood around it are then both clipped white, so a face proposed from
 // its pips is no paler than its ring and shows no outline; four or more pips in a layout are
-// taken as a face anyway (before, five_4 was refused and the others read with dice missing). Three are not enough: a blurred 6's column fits a 3.
-// two_26 in TestReadPipDice pins the guard that comes with it: such a face with its own top
-// face beyond an edge (a side face's 4) is not proposed.
+// taken as a face anyway (before, five_4 was refused and the others read with dice missing).
+// Three are not enough: a blurred 6's column fits a 3. two_26 in TestReadPipDice pins the
+// guard that comes with it: such a face with its own top face beyond an edge (a side face's
+// 4) is not proposed.
 func TestReadOverexposed(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []readCase{
