@@ -131,13 +131,9 @@ func benchCutPhoto(ctx context.Context, dir string, p labelled, r *Reader, o Ben
 			s.Refused++
 		case wrongValue(there, rd):
 			s.Misread++
-			var vals []int
-			for _, b := range there {
-				vals = append(vals, b.value)
-			}
 			at := c.die.r.Min.Add(c.die.r.Max).Div(2)
 			s.Misreads = append(s.Misreads, fmt.Sprintf("%s %s %.1f of the %d at %v keep %v: dice %v read %v",
-				p.file, c.side, c.frac, c.die.value, at, c.keep, vals, rd.Values()))
+				p.file, c.side, c.frac, c.die.value, at, c.keep, boxValues(there), rd.Values()))
 			if o.Failures != "" {
 				name := fmt.Sprintf("%s-%s%.1f-%dx%d.png", strings.TrimSuffix(p.file, filepath.Ext(p.file)), c.side, c.frac, at.X, at.Y)
 				if err := writeFailure(filepath.Join(o.Failures, name), m, rd); err != nil {
@@ -169,11 +165,7 @@ func keptBoxes(boxes []labelBox, keep image.Rectangle) []labelBox {
 // holding its centre, nearest first), or read where no die is, or whether the values read
 // are not among those of the dice there.
 func wrongValue(there []labelBox, rd Reading) bool {
-	var vals []int
-	for _, b := range there {
-		vals = append(vals, b.value)
-	}
-	if got := rd.Values(); intersect(vals, got) < len(got) {
+	if got := rd.Values(); intersect(boxValues(there), got) < len(got) {
 		return true
 	}
 	for _, d := range rd.Dice {
@@ -193,6 +185,15 @@ func wrongValue(there []labelBox, rd Reading) bool {
 		}
 	}
 	return false
+}
+
+// boxValues is the values of the dice in boxes.
+func boxValues(boxes []labelBox) []int {
+	var vals []int
+	for _, b := range boxes {
+		vals = append(vals, b.value)
+	}
+	return vals
 }
 
 func (s *CutSet) add(o CutSet) {

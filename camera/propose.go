@@ -443,12 +443,13 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		if !clearOfEdge(f.face, img) {
 			continue
 		}
+		d := f.die(c, off)
 		if !region { // see topBeyond; continued checks the dice kept again, with their neighbours
-			if tmp := append(slices.Clone(dice), f.die(c, off)); topBeyond(img, g, r.o.MinContrast, tmp, len(tmp)-1, spots, off) {
+			if tmp := append(slices.Clone(dice), d); topBeyond(img, g, r.o.MinContrast, tmp, len(tmp)-1, spots, off) {
 				continue
 			}
 		}
-		reads = append(reads, read{pr, f.die(c, off), over})
+		reads = append(reads, read{pr, d, over})
 	}
 	gone := make(map[int]bool) // unread candidates replaced
 	var found []image.Rectangle

@@ -171,9 +171,7 @@ func diceBenchCmd() *cobra.Command {
 				}
 				cf, o.Crops = f, f
 			}
-			ro := camera.DefaultReaderOpts()
-			ro.PipsOnly = pipsOnly
-			rep, err := camera.Bench(cmd.Context(), args, camera.NewReader(ro), o)
+			rep, err := camera.Bench(cmd.Context(), args, benchReader(pipsOnly), o)
 			if cf != nil {
 				// A write the disk refused shows only here: the crops would be cut short.
 				if cerr := cf.Close(); err == nil && cerr != nil {
@@ -185,10 +183,7 @@ func diceBenchCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				e := json.NewEncoder(w)
-				e.SetIndent("", "  ")
-				e.SetEscapeHTML(false)
-				return e.Encode(rep)
+				return benchJSON(w, rep)
 			}
 			printBench(w, rep)
 			return nil
@@ -206,10 +201,23 @@ func diceBenchCmd() *cobra.Command {
 	return cmd
 }
 
-func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchOpts) error {
+// benchReader is the reader the bench scores: the default one, or without the face networks.
+func benchReader(pipsOnly bool) *camera.Reader {
 	ro := camera.DefaultReaderOpts()
 	ro.PipsOnly = pipsOnly
-	rep, err := camera.BenchCuts(cmd.Context(), dirs, camera.NewReader(ro), o)
+	return camera.NewReader(ro)
+}
+
+// benchJSON prints a bench report as indented JSON, its set names ("nell-byler<=6") as they are.
+func benchJSON(w io.Writer, rep any) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	e.SetEscapeHTML(false)
+	return e.Encode(rep)
+}
+
+func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchOpts) error {
+	rep, err := camera.BenchCuts(cmd.Context(), dirs, benchReader(pipsOnly), o)
 	if err != nil {
 		return err
 	}
@@ -218,10 +226,7 @@ func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchO
 		return fmt.Errorf("bench --cut: no photo with labelled boxes in %s: --cut needs a boxes.csv (file,value,x0,y0,x1,y1)", strings.Join(dirs, ", "))
 	}
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
-		e := json.NewEncoder(w)
-		e.SetIndent("", "  ")
-		e.SetEscapeHTML(false)
-		return e.Encode(rep)
+		return benchJSON(w, rep)
 	}
 	fmt.Fprintln(w, "every photo cut through each die in turn")
 	fmt.Fprintf(w, "%-18s %6s %8s %6s %8s %8s %8s\n", "set", "cuts", "refused", "read", "misread", "med ms", "p95 ms")
