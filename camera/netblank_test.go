@@ -15,8 +15,10 @@ import (
 func TestNetBlanks(t *testing.T) {
 	pipsOnly, r := readers()
 	for _, c := range []variedCase{
-		// A navy die's 1, a white pip ringed in black, darkened.
-		{"bright0.6", "nell-byler/IMG_20191209_100358.jpg", "[1 3 6]"},
+		// A dark die's 6 whose red pips merge into two bars, under a bluer light. (A navy
+		// die's 1, darkened, was the first case: dim pictures are now stretched first, and
+		// the pip reader reads it.)
+		{"blue0.8", "nell-byler/IMG_20191208_112710.jpg", "[3 5 6]"},
 		// A 5, blurred; a 3 under sensor noise (left out, the photo read [3 3 3]).
 		{"blur", "nell-byler/IMG_20191209_100039.jpg", "[1 4 5 5 5 5]"},
 		{"noise8", "matteop65/three_36.jpg", "[3 3 3 3]"},

@@ -1,7 +1,7 @@
 package camera
 
 import (
-	"image"
+	"fmt"
 	"testing"
 )
 
@@ -29,19 +29,19 @@ func TestReadPolarisedRefuses(t *testing.T) {
 	})
 }
 
-// TestReadPolarisedCentred: a face read from one polarity must lie at its candidate's centre.
-// In IMG_20191208_111457 darkened, a 1 touching a 5 is a candidate whose patch holds the 5's
-// white pips at its edge; read from them, it took the 5's place and the 1 went unreported.
+// TestReadPolarisedCentred: a face read from one polarity must lie at its candidate's centre,
+// not be a neighbour's face seen at the patch's edge. In IMG_20191209_100649 under a bluer
+// light or re-encoded at JPEG quality 40, a 1 touches a 6; read from the 6's pips at its
+// patch's edge, one split of the pair disagreed with the other and the pair was refused.
+// (IMG_20191208_111457 darkened was the first case: dim pictures are now stretched first.)
 func TestReadPolarisedCentred(t *testing.T) {
-	rd := readVaried(t, NewReader(DefaultReaderOpts()), "bright0.6", "nell-byler/IMG_20191208_111457.jpg")
-	one := image.Rect(393, 171, 431, 209) // boxes.csv
-	for _, d := range rd.Dice {
-		if c := d.Box.Min.Add(d.Box.Max).Div(2); c.In(one) {
-			if d.Value != 0 && d.Value != 1 {
-				t.Errorf("the 1 at %v read as %d", one, d.Value)
+	r := NewReader(DefaultReaderOpts())
+	for _, vary := range []string{"blue0.8", "jpeg40"} {
+		t.Run(vary, func(t *testing.T) {
+			rd := readVaried(t, r, vary, "nell-byler/IMG_20191209_100649.jpg")
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != "[1 1 1 3 4 6]" {
+				t.Errorf("%s %s (%s), want read [1 1 1 3 4 6]", rd.Status, got, rd.Why)
 			}
-			return
-		}
+		})
 	}
-	t.Errorf("%s %v: no die reported at the 1 at %v", rd.Status, rd.Values(), one)
 }

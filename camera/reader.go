@@ -109,6 +109,12 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		img = roi
 		off = t.Min
 	}
+	if r.o.BackgroundLab == nil {
+		if b, ok := brightened(img); ok {
+			defer b.Close()
+			img = b
+		}
+	}
 	var rd Reading
 	var won [][][]cand          // the hypothesis whose dice were kept
 	read := make(map[cand]face) // a blob cut the same way under both sizes is read once
