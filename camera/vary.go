@@ -125,10 +125,14 @@ func soften(s float64) Variation {
 // noise adds Gaussian noise of standard deviation sd to every channel of every pixel: a
 // small sensor at high gain in a dim room. The generator is seeded alike for every picture,
 // so a bench run is repeatable.
-func noise(sd float64) Variation {
+func noise(sd float64) Variation { return noiseSeeded(sd, 1) }
+
+// noiseSeeded is noise from the generator seeded with seed: another frame of the same
+// sensor.
+func noiseSeeded(sd float64, seed uint64) Variation {
 	return func(m gocv.Mat) gocv.Mat {
 		b := m.ToBytes()
-		rng := rand.New(rand.NewPCG(1, 2))
+		rng := rand.New(rand.NewPCG(seed, 2))
 		for i, v := range b {
 			b[i] = uint8(math.Max(0, math.Min(255, math.Round(float64(v)+sd*rng.NormFloat64()))))
 		}
