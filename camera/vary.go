@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gocv.io/x/gocv"
@@ -51,8 +52,16 @@ func Variations() []string {
 	return names
 }
 
-// VariationNamed returns the variation of that name (see Variations).
+// VariationNamed returns the variation of that name (see Variations), or noise8@SEED:
+// noise8 drawn from another seed, another frame of the same sensor (noise8 is noise8@1).
 func VariationNamed(name string) (Variation, error) {
+	if seed, ok := strings.CutPrefix(name, "noise8@"); ok {
+		n, err := strconv.ParseUint(seed, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("picture variation %q: the seed after noise8@ must be a whole number, as in noise8@7", name)
+		}
+		return noiseSeeded(8, n), nil
+	}
 	v, ok := variations()[name]
 	if !ok {
 		return nil, fmt.Errorf("no picture variation %q: use one of %s", name, strings.Join(Variations(), ", "))

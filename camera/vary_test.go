@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"path/filepath"
@@ -59,6 +60,33 @@ func TestVariations(t *testing.T) {
 	}
 	if _, err := VariationNamed("sepia"); err == nil || !strings.Contains(err.Error(), "rot180") {
 		t.Errorf("unknown variation: %v, want an error listing the names", err)
+	}
+}
+
+// TestNoiseSeeds: noise8@SEED is noise8 drawn from another seed (noise8@1 is noise8 itself),
+// and a seed that is no number is named in the error.
+func TestNoiseSeeds(t *testing.T) {
+	img := testPhoto(t, "matteop65/four_12.jpg")
+	defer img.Close()
+	bytesOf := func(name string) []byte {
+		t.Helper()
+		v, err := VariationNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := v(img)
+		defer m.Close()
+		return m.ToBytes()
+	}
+	plain, one, seven := bytesOf("noise8"), bytesOf("noise8@1"), bytesOf("noise8@7")
+	if !bytes.Equal(plain, one) {
+		t.Error("noise8@1 differs from noise8")
+	}
+	if bytes.Equal(plain, seven) {
+		t.Error("noise8@7 is noise8's noise")
+	}
+	if _, err := VariationNamed("noise8@x"); err == nil || !strings.Contains(err.Error(), "noise8@x") {
+		t.Errorf("noise8@x: %v, want an error naming it", err)
 	}
 }
 

@@ -193,7 +193,7 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().IntVar(&maxDice, "max-dice", 0, "count photos with at most N dice in the total; report the others apart")
 	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
 	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(camera.Variations(), ", ")+
-		"); dice are then matched by value, not by box")
+		"; noise8@SEED: the noise of another frame); dice are then matched by value, not by box")
 	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
