@@ -13,34 +13,38 @@ const (
 	// that value first. On the shared photos and their twelve variations it refuses no die of
 	// a photo read exactly; in the variations probed, 0.3 would have refused one 1 (a 6 seen).
 	netDoubtSure = 0.35
+	// netDoubtFit is the confidence below which a 2 or 3 read from its pips is doubted: the
+	// pips on one line fit the row of a side face or part of a bigger face too, which then
+	// fits loosely. On the shared photos 18% of the 2s and 3s read fit more loosely than this.
+	netDoubtFit = 0.8
 	// netGlanceSure is how sure the first network's glance at a 1 or 6 must be that it is
 	// one for the second network's glance to be skipped (about two 1s in three).
 	netGlanceSure = 0.9
 )
 
-// netDoubt refuses a 1 or a 6 read from its pips that both face networks see as one other
-// face value. A 1: a 2 whose other pip glare washes out, one pip of a 4 in an outline that
-// noise completes; a lone pip says little about its die. A 6: an ivory 5 seen obliquely,
-// three of its pips and the row of three on its front face fitting a 6 once blur or noise
-// rounds the front face's flattened pips. Every pip rule can hold for such a face; the
-// networks look at the whole face. Only a disagreement counts: a network that reads the
-// value, or "no top face" (which it says of many real 1s seen small or obliquely), leaves
-// the die alone.
+// netDoubt refuses a 1, a 6, or a loosely fitted 2 or 3 (see netDoubtFit) read from its pips
+// that both face networks see as one other face value. A 1: a 2 whose other pip glare washes
+// out, one pip of a 4 in an outline that noise completes; a lone pip says little about its
+// die. A 6: an ivory 5 seen obliquely, three of its pips and the row of three on its front
+// face fitting a 6 once blur or noise rounds the front face's flattened pips. A 3: the
+// diagonal of a blurred 6 under noise. Every pip rule can hold for such a face; the networks
+// look at the whole face. Only a disagreement counts: a network that reads the value, or "no
+// top face" (which it says of many real 1s seen small or obliquely, and of a real 2 beside
+// its side face in matteop65/two_26.jpg), leaves the die alone.
 //
 // Like stable, it is spent only on a reading that would be trusted, and not on one the
-// networks completed (netConfirm checks every die there). It costs one pass per 1 or 6,
+// networks completed (netConfirm checks every die there). It costs one pass per die doubted,
 // and a second when the first network is not sure (see netGlanceSure); only when a glance
 // sees another value are both asked over all eight turns (sixteen passes), which decides.
-// Other values are not checked: the networks do not see the 2s misread in the variations
-// (a 1 with its front face's pip) otherwise, and each value checked costs about a pass of a
-// network (2 ms) per die (BENCHMARKS-dice.md: 6s added 1.5 ms of median).
+// 4s, 5s and well fitted 2s and 3s are not doubted: each die doubted costs about a pass of
+// a network (2 ms), and doubting every 2 and 3 cost 3 ms of median (BENCHMARKS-dice.md).
 func (r *Reader) netDoubt(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil || !r.trusted(dice) || netCompleted(dice) {
 		return
 	}
 	side := dieSide(dice)
 	for i, d := range dice {
-		if d.Value != 1 && d.Value != 6 {
+		if !doubted(d) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
@@ -89,4 +93,15 @@ func (n *faceNet) meanProbs(x []float32) [7]float64 {
 		}
 	}
 	return sum
+}
+
+// doubted says whether netDoubt looks at die d: a 1 or a 6, or a loosely fitted 2 or 3.
+func doubted(d Die) bool {
+	switch d.Value {
+	case 1, 6:
+		return true
+	case 2, 3:
+		return d.Confidence < netDoubtFit
+	}
+	return false
 }

@@ -1,9 +1,6 @@
 package camera
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestNetDoubt: a 1 read from its pip that both face networks see as another value is
 // refused. Brightened or recompressed, the glare streak over one pip of
@@ -19,39 +16,33 @@ func TestNetDoubt(t *testing.T) {
 	})
 }
 
-// TestNetDoubtSix: a 6 read from its pips that both face networks see as a 5 is refused. A
-// camera looking down obliquely on an ivory 5 sees the row of three pips on its front face;
-// blurred (matteop65/five_31) or with sensor noise (five_34, two frames of it), three of the
-// 5's pips and that row fit a 6. Each photo was read with the 6 before 6s were doubted.
-func TestNetDoubtSix(t *testing.T) {
+// TestNetDoubtSixThree: a 6 or a loosely fitted 3 read from its pips that both face
+// networks see as another value is refused. A camera looking down obliquely on an ivory 5
+// sees the row of three pips on its front face; blurred (matteop65/five_31) or with sensor
+// noise (five_34, two frames of it), three of the 5's pips and that row fit a 6. Under noise,
+// the diagonal of a dark, soft 6 at the picture's edge fits a 3 (six_45). Each photo was read
+// with the wrong value before 6s and 3s were doubted.
+func TestNetDoubtSixThree(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
-	blur, err := VariationNamed("blur")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct {
-		name, file, labels string
-		vary               Variation
+		vary, file, labels, why string
 	}{
-		{"blur", "matteop65/five_31.jpg", "[5 5 5]", blur},
-		{"noise seed 11", "matteop65/five_34.jpg", "[5 5 5 5]", noiseSeeded(8, 11)},
-		{"noise seed 21", "matteop65/five_34.jpg", "[5 5 5 5]", noiseSeeded(8, 21)},
+		{"blur", "matteop65/five_31.jpg", "[5 5 5]", "read 6 from its pips, but both face networks see a 5"},
+		{"noise8@11", "matteop65/five_34.jpg", "[5 5 5 5]", "read 6 from its pips, but both face networks see a 5"},
+		{"noise8@21", "matteop65/five_34.jpg", "[5 5 5 5]", "read 6 from its pips, but both face networks see a 5"},
+		{"noise8@105", "matteop65/six_45.jpg", "[6 6 6 6 6]", "read 3 from its pips, but both face networks see a 6"},
 	} {
-		t.Run(c.name+"/"+c.file, func(t *testing.T) {
-			img := testPhoto(t, c.file)
-			defer img.Close()
-			m := c.vary(img)
-			defer m.Close()
-			rd := r.Read(m)
+		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
+			rd := readVaried(t, r, c.vary, c.file)
 			if !subOf(rd.Values(), c.labels) {
 				t.Fatalf("%s %v (%s): want %s, some of it or unreadable", rd.Status, rd.Values(), rd.Why, c.labels)
 			}
 			for _, d := range rd.Dice {
-				if strings.HasPrefix(d.Why, "read 6 from its pips, but both face networks see a 5") {
+				if d.Why == c.why {
 					return
 				}
 			}
-			t.Errorf("%s %v (%s): no 6 refused as the networks' 5", rd.Status, rd.Values(), rd.Why)
+			t.Errorf("%s %v (%s): no die refused with %q", rd.Status, rd.Values(), rd.Why, c.why)
 		})
 	}
 }
