@@ -18,8 +18,8 @@ const (
 	// pips on one line fit the row of a side face or part of a bigger face too, which then
 	// fits loosely. On the shared photos 18% of the 2s and 3s read fit more loosely than this.
 	netDoubtFit = 0.8
-	// netGlanceSure is how sure the first network's glance at a 1 or 6 must be that it is
-	// one for the second network's glance to be skipped (about two 1s in three).
+	// netGlanceSure is how sure the first network's glance at a doubted die must be of its
+	// value for the second network's glance to be skipped (about two 1s in three).
 	netGlanceSure = 0.9
 )
 
