@@ -89,9 +89,10 @@
 //     dissenting, in its square and the narrower one (the refusal they overturned also hid
 //     its errors), or it is refused (netConfirm, also spent only on a reading that would be
 //     trusted).
-//  9. In a photo the networks did not complete, a 1 read from its pip that both networks see
-//     as one other value (each glancing at its square first, then over the eight turns at
-//     netDoubtSure) is refused: a 2 whose other pip glare took, or one pip of a 4 (netdoubt.go).
+//  9. In a photo the networks did not complete, a 1 or a 6, or a loosely fitted 2 or 3, read
+//     from its pips that both networks see as one other value (each glancing at its square
+//     first, then over the eight turns at netDoubtSure) is refused: a 2 whose other pip glare
+//     took, one pip of a 4, an oblique 5 whose front face's row makes a 6 (netdoubt.go).
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench).
