@@ -1,9 +1,6 @@
 package camera
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestReadPolarised: gold metallic dice whose glare touches their dark pips (IMG_20191209_100200:
 // a 4's two left pips merge with the glare into one light blob; its 2s and a 3 show dark and
@@ -35,13 +32,8 @@ func TestReadPolarisedRefuses(t *testing.T) {
 // patch's edge, one split of the pair disagreed with the other and the pair was refused.
 // (IMG_20191208_111457 darkened was the first case: dim pictures are now stretched first.)
 func TestReadPolarisedCentred(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, vary := range []string{"blue0.8", "jpeg40"} {
-		t.Run(vary, func(t *testing.T) {
-			rd := readVaried(t, r, vary, "nell-byler/IMG_20191209_100649.jpg")
-			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != "[1 1 1 3 4 6]" {
-				t.Errorf("%s %s (%s), want read [1 1 1 3 4 6]", rd.Status, got, rd.Why)
-			}
-		})
-	}
+	testVariedExact(t, []variedCase{
+		{"blue0.8", "nell-byler/IMG_20191209_100649.jpg", "[1 1 1 3 4 6]"},
+		{"jpeg40", "nell-byler/IMG_20191209_100649.jpg", "[1 1 1 3 4 6]"},
+	})
 }

@@ -1,7 +1,6 @@
 package camera
 
 import (
-	"fmt"
 	"image"
 	"math"
 	"testing"
@@ -38,20 +37,12 @@ func TestReadPipDice(t *testing.T) {
 // guard that comes with it: such a face with its own top face beyond an edge (a side face's
 // 4) is not proposed.
 func TestReadOverexposed(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range []readCase{
-		{"matteop65/five_4.jpg", "[5]"},
-		{"matteop65/five_40.jpg", "[5 5 5 5]"},
-		{"matteop65/six_17.jpg", "[6 6]"},
-		{"matteop65/four_22.jpg", "[4 4 4]"},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			rd := readVaried(t, r, "bright1.4", c.file)
-			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
-				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
-			}
-		})
-	}
+	testVariedExact(t, []variedCase{
+		{"bright1.4", "matteop65/five_4.jpg", "[5]"},
+		{"bright1.4", "matteop65/five_40.jpg", "[5 5 5 5]"},
+		{"bright1.4", "matteop65/six_17.jpg", "[6 6]"},
+		{"bright1.4", "matteop65/four_22.jpg", "[4 4 4]"},
+	})
 }
 
 // TestReadPipsSettleAmbiguous: a face of four or more pips proposed from its spots inside a
@@ -60,19 +51,11 @@ func TestReadOverexposed(t *testing.T) {
 // candidate's two turns), four_43 darkened (a 4 read as a 1 or a 4 at two pip thresholds),
 // four_13 bluer (a 4 read as a 4 or a 6).
 func TestReadPipsSettleAmbiguous(t *testing.T) {
-	r := NewReader(DefaultReaderOpts())
-	for _, c := range []struct{ vary, file, want string }{
+	testVariedExact(t, []variedCase{
 		{"bright1.4", "matteop65/six_18.jpg", "[6 6]"},
 		{"bright0.6", "matteop65/four_43.jpg", "[4 4 4 4 4]"},
 		{"blue0.8", "matteop65/four_13.jpg", "[4 4]"},
-	} {
-		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
-			rd := readVaried(t, r, c.vary, c.file)
-			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
-				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestPipDiceRejects: spots that fit a layout but are no die of their own must not become

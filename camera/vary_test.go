@@ -3,6 +3,7 @@ package camera
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -144,6 +145,21 @@ func TestReadSideFaceOne(t *testing.T) {
 
 // variedCase is a photo read after a variation, with the values it shows.
 type variedCase struct{ vary, file, labels string }
+
+// testVariedExact reads each photo changed by its variation and wants it read, exactly its
+// labels.
+func testVariedExact(t *testing.T, cases []variedCase) {
+	t.Helper()
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range cases {
+		t.Run(c.vary+"/"+c.file, func(t *testing.T) {
+			rd := readVaried(t, r, c.vary, c.file)
+			if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.labels {
+				t.Errorf("%s %s (%s), want read %s", rd.Status, got, rd.Why, c.labels)
+			}
+		})
+	}
+}
 
 // testVaried reads each photo changed by its variation and wants some of its labels, or an
 // unreadable reading: never a wrong value.
