@@ -10,8 +10,8 @@ import (
 
 // Annotate returns a copy of frame with each die's box, its pips and its value drawn in, and the
 // reading's status in the top-left corner. Read dice are green, unreadable ones red; a value
-// read by the face network rather than from its pips is marked "net". The caller closes the
-// result.
+// read by the face network rather than from its pips is marked "net", one read with a glare
+// streak taken out "glare". The caller closes the result.
 func Annotate(frame gocv.Mat, rd Reading) gocv.Mat {
 	out := frame.Clone()
 	if out.Empty() {
@@ -29,6 +29,8 @@ func Annotate(frame gocv.Mat, rd Reading) gocv.Mat {
 			c, label = red, "?"
 		} else if d.Net {
 			label += " net"
+		} else if d.Glare {
+			label += " glare"
 		}
 		gocv.Rectangle(&out, d.Box, c, thick)
 		for _, p := range d.Pips {

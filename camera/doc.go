@@ -65,7 +65,12 @@
 //     candidates with no die's colour or outline, or unlike the dice read when those are all
 //     alike, are left out as clutter; without a calibrated tray, a die read unlike three or
 //     more alike dice is refused.
-//  6. A die on which pips were found that fit no layout (small dice whose coloured pips merge
+//  6. A die on which pips were found that fit no layout is read again with the thin lines
+//     lighter than its face taken out of its contrast map (a grey opening by a disc a tenth
+//     of the face wide; glare.go): a glossy or translucent die mirrors a lamp's edge as a
+//     streak through its pips. The value is kept, marked Glare, when one of the face
+//     networks below reads it too (laptop keys' letters, their strokes taken out, leave
+//     spots that fit a 2). A die still refused so (small dice whose coloured pips merge
 //     or break up, marbled and translucent bodies, glare), or a lone pip read as a 1 at some
 //     pip thresholds only (glare may hide its partner), gets a second look from two small
 //     convolutional networks trained alike from different random seeds (facenet.go,

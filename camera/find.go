@@ -22,6 +22,9 @@ type cand struct {
 	// lone: cutBlobs took the blob whole as one die (one die's area, square and filled), so
 	// it holds one die however its face is foreshortened (see holdsFace).
 	lone bool
+	// glare: read with the thin lines lighter than the face taken out of its contrast map
+	// (see unglared).
+	glare bool
 }
 
 // labImage is an 8-bit Lab picture as plain bytes.

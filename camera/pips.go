@@ -253,8 +253,15 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 				dl = 0
 			}
 			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
+		}
+	}
+	if c.glare {
+		unglared(C, lab, P, S, fL, r.bufs)
+	}
+	for y := 0; y < P; y++ {
+		for x := 0; x < P; x++ {
 			if inFace(x, y) {
-				inner = append(inner, C[i])
+				inner = append(inner, C[y*P+x])
 			}
 		}
 	}
@@ -285,7 +292,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		}
 		return attempt{Ch, math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)}
 	}
-	if pol == 0 {
+	if pol == 0 && !c.glare { // a white streak on a coloured face differs in hue too
 		tries = append(tries, attempt{}) // the hue map's place
 	}
 	var (

@@ -142,6 +142,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	rd.Dice = specks(kept)
 	rd.Dice = r.netBlanks(img, off, rd.Dice, won, read)
+	r.unglare(img, off, rd.Dice)
 	r.netRead(img, off, rd.Dice) // after specks: a face read by the network has no fitted size
 	rd.Dice = unlike(rd.Dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {

@@ -51,6 +51,10 @@ type Die struct {
 	// Net: the value was read by the face network, its pips fitting no canonical layout
 	// (Pips is then empty and Confidence is the network's probability).
 	Net bool `json:"net,omitempty"`
+	// Glare: the pips were read with the thin light lines crossing them (a glossy or
+	// translucent die mirroring a lamp's or a window's edge) taken out, and a face network
+	// reads the same value (see unglare).
+	Glare bool `json:"glare,omitempty"`
 	// clutter: not read, and not like a die either; Read leaves such candidates out.
 	clutter bool
 	// col is the face's median colour in 8-bit Lab (see faceColour).

@@ -131,6 +131,8 @@ func printReading(w io.Writer, rd camera.Reading, asJSON bool) error {
 			v = "? (" + d.Why + ")"
 		} else if d.Net {
 			v += " (read by the face network: its pips fit no layout)"
+		} else if d.Glare {
+			v += " (read with a glare streak taken out of its face)"
 		}
 		fmt.Fprintf(w, "  die at %v: %s, confidence %.2f\n", d.Box, v, d.Confidence)
 	}
