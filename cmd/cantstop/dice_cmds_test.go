@@ -75,7 +75,7 @@ func TestDiceReadBadFile(t *testing.T) {
 func TestDiceReadByNet(t *testing.T) {
 	for _, c := range []struct {
 		photo, want, text string
-		net, glare      int
+		net, glare        int
 	}{
 		{"IMG_20191209_100510.jpg", "read [1 3 5 5]", "read by the face network", 1, 0},
 		{"IMG_20191209_100358.jpg", "read [1 3 6]", "read with a glare streak taken out", 0, 1},
