@@ -70,7 +70,8 @@
 //     of the face wide; glare.go): a glossy or translucent die mirrors a lamp's edge as a
 //     streak through its pips. The value is kept, marked Glare, when one of the face
 //     networks below reads it too (laptop keys' letters, their strokes taken out, leave
-//     spots that fit a 2). A die still refused so (small dice whose coloured pips merge
+//     spots that fit a 2), and not for a candidate unlike the dice read, which step 5 leaves
+//     out. A die still refused so (small dice whose coloured pips merge
 //     or break up, marbled and translucent bodies, glare), or a lone pip read as a 1 at some
 //     pip thresholds only (glare may hide its partner), gets a second look from two small
 //     convolutional networks trained alike from different random seeds (facenet.go,

@@ -58,16 +58,19 @@ func greyOpen(src, dst []float64, P, rad int, bufs *floats) {
 // the dice on which the pip reader found pips in no layout, before the face networks may
 // (netRead). Taking lines out also takes the strokes out of a laptop key's letters, leaving
 // spots that can fit a 2 (matteop65/five_31.jpg cut beside the laptop), so the value is kept
-// only when one of the networks, over the eight turns of the die's square, reads it too. On
-// the shared photos that read 23 dice, each right but a 3 labelled a 2 (BENCHMARKS-dice.md).
+// only when one of the networks, over the eight turns of the die's square, reads it too, and
+// a candidate that unlike will leave out (unlike three or more alike dice read: a key among
+// ivory dice) is not read at all: read, it would be refused as unlike them, losing the photo.
+// On the shared photos that read 23 dice, each right but a 3 labelled a 2 (BENCHMARKS-dice.md).
 // The glare reading is a fallback: it never replaces a value read from the pips as they are.
 func (r *Reader) unglare(img gocv.Mat, off image.Point, dice []Die) {
 	if r.nets[0] == nil {
 		return
 	}
 	side := dieSide(dice)
+	alike, ok := alikeColour(dice, r.o.MinContrast)
 	for i, d := range dice {
-		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter {
+		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter || ok && unlikeColour(d, alike, r.o.MinContrast) {
 			continue
 		}
 		c := d.src

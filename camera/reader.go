@@ -185,29 +185,38 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 // laptop key or a cable's ferrite bead among ivory dice). A die of the set in shade or seen
 // by its side differs far less (a shaded ivory die about 4t); dice of mixed colours give no rule.
 func unlike(dice []Die, t float64) []Die {
-	var ls, as, bs []float64
-	for _, d := range dice {
-		if d.Value > 0 {
-			ls, as, bs = append(ls, d.col[0]), append(as, d.col[1]), append(bs, d.col[2])
-		}
-	}
-	if len(ls) < 3 {
+	m, ok := alikeColour(dice, t)
+	if !ok {
 		return dice
-	}
-	m := [3]float64{median(ls), median(as), median(bs)}
-	for _, d := range dice {
-		if d.Value > 0 && labDist(d.col, m) >= t {
-			return dice
-		}
 	}
 	kept := dice[:0]
 	for _, d := range dice {
-		// A zero colour was never measured (a die at the picture's edge): it is kept.
-		if d.Value > 0 || d.col == [3]float64{} || labDist(d.col, m) <= 5*t {
+		if d.Value > 0 || !unlikeColour(d, m, t) {
 			kept = append(kept, d)
 		}
 	}
 	return kept
+}
+
+// alikeColour is the face colour that three or more dice read share (within t of their
+// median), if they do.
+func alikeColour(dice []Die, t float64) ([3]float64, bool) {
+	m, n := medianColour(dice, -1, 1)
+	if n < 3 {
+		return m, false
+	}
+	for _, d := range dice {
+		if d.Value > 0 && labDist(d.col, m) >= t {
+			return m, false
+		}
+	}
+	return m, true
+}
+
+// unlikeColour says whether die d's face differs from the dice's shared colour m by more than
+// 5t. A zero colour was never measured (a die at the picture's edge): it is not judged.
+func unlikeColour(d Die, m [3]float64, t float64) bool {
+	return d.col != [3]float64{} && labDist(d.col, m) > 5*t
 }
 
 // odd refuses a die read whose face is unlike all the others when three or more others
