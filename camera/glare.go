@@ -70,7 +70,7 @@ func (r *Reader) unglare(img gocv.Mat, off image.Point, dice []Die) {
 	side := dieSide(dice)
 	alike, ok := alikeColour(dice, r.o.MinContrast)
 	for i, d := range dice {
-		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter || ok && unlikeColour(d, alike, r.o.MinContrast) {
+		if !unlaidRefusal(d) || ok && unlikeColour(d, alike, r.o.MinContrast) {
 			continue
 		}
 		c := d.src

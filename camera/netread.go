@@ -50,6 +50,12 @@ const (
 // little narrower (netVote); the checks after netRead still apply.
 //
 // Photos the network reads nothing in are left as the pip reader read them; in the others
+// unlaidRefusal says whether die d is still refused for its pips fitting no layout, the only
+// refusal that unglare and netRead may overturn: not for anything else, not as clutter.
+func unlaidRefusal(d Die) bool {
+	return d.Value == 0 && d.unlaid != "" && d.Why == d.unlaid && !d.clutter
+}
+
 // netConfirm checks the dice read from pips.
 func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	if r.nets[0] == nil {
@@ -57,7 +63,7 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	}
 	side := dieSide(dice)
 	for i, d := range dice {
-		if d.Value != 0 || d.unlaid == "" || d.Why != d.unlaid || d.clutter {
+		if !unlaidRefusal(d) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)

@@ -253,15 +253,17 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 				dl = 0
 			}
 			C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
+			if inFace(x, y) {
+				inner = append(inner, C[i])
+			}
 		}
 	}
-	if c.glare {
+	if c.glare { // rare (see unglare): the face's pixels are gathered again from the new map
 		unglared(C, lab, P, S, fL, r.bufs)
-	}
-	for y := 0; y < P; y++ {
-		for x := 0; x < P; x++ {
-			if inFace(x, y) {
-				inner = append(inner, C[y*P+x])
+		inner = inner[:0]
+		for i, v := range C {
+			if inFace(i%P, i/P) {
+				inner = append(inner, v)
 			}
 		}
 	}
