@@ -1,0 +1,315 @@
+package camera
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// shadeMin is the least light, as a share of the tray's, that a part of the tray in shade keeps
+// (a wall turned from diffuse room light); darker greys are dice.
+const shadeMin = 0.6
+
+// foreground marks pixels whose colour differs from the modelled tray, or whose gradient is
+// stronger than the tray's own texture.
+func (r *Reader) foreground(lab labImage) (grid, grid) {
+	w, h := lab.w, lab.h
+	bw := max(2, int(0.03*float64(max(w, h))))
+	var model [3][6]float64
+	border := func(x, y int) bool { return x < bw || y < bw || x >= w-bw || y >= h-bw }
+	if len(r.o.BackgroundLab) == 3 {
+		for c := 0; c < 3; c++ {
+			model[c][0] = r.o.BackgroundLab[c]
+		}
+	} else {
+		model = fitBackground(lab, border)
+	}
+	// The commonest colour is the tray too: it catches a tray whose frame fills the border.
+	mode := modeColour(lab)
+	if len(r.o.BackgroundLab) == 3 {
+		mode = [3]float64{r.o.BackgroundLab[0], r.o.BackgroundLab[1], r.o.BackgroundLab[2]}
+	}
+	// Each pixel's distance to the tray's colour (the nearer of the modelled surface and the
+	// commonest colour) and its gradient are computed where needed rather than kept for the
+	// whole picture: the border's samples first give the thresholds.
+	dist := func(x, y int) float64 {
+		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+		basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
+		var d [3]float64
+		i := (y*w + x) * 3
+		for c := 0; c < 3; c++ {
+			var m float64
+			for k := 0; k < 6; k++ {
+				m += model[c][k] * basis[k]
+			}
+			d[c] = float64(lab.p[i+c]) - m
+		}
+		d1 := d[0]*d[0] + 1.5*(d[1]*d[1]+d[2]*d[2])
+		var e [3]float64
+		for c := 0; c < 3; c++ {
+			e[c] = float64(lab.p[i+c]) - mode[c]
+		}
+		d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
+		return math.Sqrt(min(d1, d2))
+	}
+	// shade says whether a pixel is the tray in shade: its hue, with less light (down to
+	// shadeMin of the tray's). A box's inner walls and the floor beside them are the tray's
+	// cardboard turned from the light (see cutBlobs).
+	shade := func(x, y int, t float64) bool {
+		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+		basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
+		i := (y*w + x) * 3
+		for _, ref := range [2]*[3]float64{nil, &mode} {
+			var m [3]float64
+			if ref == nil {
+				for c := 0; c < 3; c++ {
+					for k := 0; k < 6; k++ {
+						m[c] += model[c][k] * basis[k]
+					}
+				}
+			} else {
+				m = *ref
+			}
+			dL := float64(lab.p[i]) - m[0]
+			da, db := float64(lab.p[i+1])-m[1], float64(lab.p[i+2])-m[2]
+			if 1.5*(da*da+db*db) <= t*t/4 && dL <= 0 && dL >= -(1-shadeMin)*m[0] {
+				return true
+			}
+		}
+		return false
+	}
+	grad := func(x, y int) float64 { // of L; 0 on the picture's outermost pixels
+		if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
+			return 0
+		}
+		i := y*w + x
+		gx := float64(lab.p[(i+1)*3]) - float64(lab.p[(i-1)*3])
+		gy := float64(lab.p[(i+w)*3]) - float64(lab.p[(i-w)*3])
+		return math.Abs(gx) + math.Abs(gy)
+	}
+	var bgD, bgG []float64
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			if border(x, y) && (x+y)%3 == 0 {
+				bgG = append(bgG, grad(x, y))
+				bgD = append(bgD, dist(x, y))
+			}
+		}
+	}
+	// Border medians measure the tray's own noise and texture; dice or cables on the border
+	// are too few to move them.
+	tD := math.Max(r.o.MinContrast, 4*median(bgD))
+	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
+	g := newGrid(w, h)
+	n := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if dist(x, y) > tD {
+				g.b[y*w+x] = true
+				n++
+			}
+		}
+	}
+	// A second surface (a tray inside a frame, a mat on a table) covering much of the picture:
+	// its commonest colour is background too.
+	if n > len(g.b)/4 && len(r.o.BackgroundLab) != 3 {
+		m2 := modeColourOf(lab, g.b)
+		for i := range g.b {
+			if g.b[i] {
+				e0 := float64(lab.p[3*i]) - m2[0]
+				e1 := float64(lab.p[3*i+1]) - m2[1]
+				e2 := float64(lab.p[3*i+2]) - m2[2]
+				g.b[i] = math.Sqrt(e0*e0+1.5*(e1*e1+e2*e2)) > tD
+			}
+		}
+	}
+	sh := newGrid(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if grad(x, y) > tG {
+				g.b[y*w+x] = true
+			}
+			if g.b[y*w+x] {
+				sh.b[y*w+x] = shade(x, y, tD)
+			}
+		}
+	}
+	return g, sh
+}
+
+// fitBackground fits L, a and b of the border pixels with a quadratic surface each, twice,
+// dropping outliers (dice or cables on the border) the second time.
+func fitBackground(lab labImage, border func(x, y int) bool) [3][6]float64 {
+	w, h := lab.w, lab.h
+	type sample struct {
+		b [6]float64
+		v [3]float64
+	}
+	step := max(1, (w+h)/300)
+	n := 0
+	for y := 0; y < h; y += step {
+		for x := 0; x < w; x += step {
+			if border(x, y) {
+				n++
+			}
+		}
+	}
+	ss := make([]sample, 0, n)
+	for y := 0; y < h; y += step {
+		for x := 0; x < w; x += step {
+			if !border(x, y) {
+				continue
+			}
+			fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+			i := (y*w + x) * 3
+			ss = append(ss, sample{b: [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy},
+				v: [3]float64{float64(lab.p[i]), float64(lab.p[i+1]), float64(lab.p[i+2])}})
+		}
+	}
+	var model [3][6]float64
+	use := make([]bool, len(ss))
+	for i := range use {
+		use[i] = true
+	}
+	res := make([]float64, len(ss))
+	for pass := 0; pass < 3; pass++ {
+		// The normal equations share their matrix across the three channels.
+		var A [6][6]float64
+		var B [3][6]float64
+		for i, s := range ss {
+			if !use[i] {
+				continue
+			}
+			for p := 0; p < 6; p++ {
+				for c := 0; c < 3; c++ {
+					B[c][p] += s.b[p] * s.v[c]
+				}
+				for q := p; q < 6; q++ {
+					A[p][q] += s.b[p] * s.b[q]
+				}
+			}
+		}
+		for p := 0; p < 6; p++ {
+			for q := 0; q < p; q++ {
+				A[p][q] = A[q][p] // symmetric
+			}
+			A[p][p] += 1e-3 * float64(len(ss)) // ridge: keeps a flat fit when the ring is thin
+		}
+		for c := 0; c < 3; c++ {
+			model[c] = solve6(A, B[c])
+		}
+		if pass == 2 {
+			break // the last fit: no outliers to drop after it
+		}
+		for i, s := range ss {
+			var d float64
+			for c := 0; c < 3; c++ {
+				var m float64
+				for k := 0; k < 6; k++ {
+					m += model[c][k] * s.b[k]
+				}
+				d += (s.v[c] - m) * (s.v[c] - m)
+			}
+			res[i] = math.Sqrt(d)
+		}
+		lim := 3*median(res) + 2
+		for i := range use {
+			use[i] = res[i] <= lim
+		}
+	}
+	return model
+}
+
+func solve6(A [6][6]float64, B [6]float64) [6]float64 {
+	const n = 6
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(A[r][c]) > math.Abs(A[p][c]) {
+				p = r
+			}
+		}
+		A[c], A[p] = A[p], A[c]
+		B[c], B[p] = B[p], B[c]
+		if math.Abs(A[c][c]) < 1e-12 {
+			continue
+		}
+		for r := c + 1; r < n; r++ {
+			f := A[r][c] / A[c][c]
+			for k := c; k < n; k++ {
+				A[r][k] -= f * A[c][k]
+			}
+			B[r] -= f * B[c]
+		}
+	}
+	var x [6]float64
+	for r := n - 1; r >= 0; r-- {
+		s := B[r]
+		for k := r + 1; k < n; k++ {
+			s -= A[r][k] * x[k]
+		}
+		if math.Abs(A[r][r]) > 1e-12 {
+			x[r] = s / A[r][r]
+		}
+	}
+	return x
+}
+
+// segment returns the foreground mask of a downscaled copy of img and the scale used.
+func (r *Reader) segment(img gocv.Mat) (grid, grid, float64) {
+	scale := math.Min(1, float64(r.o.DetectMaxDim)/float64(max(img.Cols(), img.Rows())))
+	small := gocv.NewMat()
+	defer small.Close()
+	if scale < 1 {
+		gocv.Resize(img, &small, image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+	} else {
+		img.CopyTo(&small)
+	}
+	gocv.GaussianBlur(small, &small, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	fg, shade := r.foreground(toLab(small))
+	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
+	// Holes up to a sixth of the picture are die faces and pips; larger ones are the inside
+	// of a tray's frame.
+	fg = morphMat(fg, gocv.MorphClose, 5).fillHoles(len(fg.b) / 6)
+	return morphMat(fg, gocv.MorphOpen, 3), shade, scale
+}
+
+// modeColour returns the mean colour of the most populated coarse Lab bin.
+func modeColour(lab labImage) [3]float64 { return modeColourOf(lab, nil) }
+
+// modeColourOf is modeColour over the pixels marked in mask (all when mask is nil).
+func modeColourOf(lab labImage, mask []bool) [3]float64 {
+	const qL, qC = 16, 8
+	// Bins numbered in the order of (L, a, b): on a tie the first bin wins.
+	counts := make([]int32, (256/qL)*(256/qC)*(256/qC))
+	n := lab.w * lab.h
+	key := func(i int) int {
+		return (int(lab.p[3*i])/qL*(256/qC)+int(lab.p[3*i+1])/qC)*(256/qC) + int(lab.p[3*i+2])/qC
+	}
+	for i := 0; i < n; i += 2 {
+		if mask == nil || mask[i] {
+			counts[key(i)]++
+		}
+	}
+	bk, bc := 0, int32(0)
+	for k, c := range counts {
+		if c > bc {
+			bk, bc = k, c
+		}
+	}
+	var sum [3]float64
+	var m float64
+	for i := 0; i < n; i += 2 {
+		if (mask == nil || mask[i]) && key(i) == bk {
+			for c := 0; c < 3; c++ {
+				sum[c] += float64(lab.p[3*i+c])
+			}
+			m++
+		}
+	}
+	if m == 0 {
+		return [3]float64{}
+	}
+	return [3]float64{sum[0] / m, sum[1] / m, sum[2] / m}
+}
