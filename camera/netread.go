@@ -45,7 +45,8 @@ const (
 // its partner perhaps hidden by glare). Those are the only refusals it may overturn, and
 // only while the die still carries one: a die refused for being part of something else (a
 // side face, a split read two ways, one body with its neighbour, the picture's edge) stays
-// refused, and so does a die within netInside sides of the picture's edge. A value is taken
+// refused, and so does a die within netInside sides of the picture's edge or one whose
+// candidate holds another die's pip (holdsPip: a blob cut through that die). A value is taken
 // only when both networks read it surely in the square and in one a little wider and one a
 // little narrower (netVote); the checks after netRead still apply.
 //
@@ -63,7 +64,7 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	}
 	side := dieSide(dice)
 	for i, d := range dice {
-		if !unlaidRefusal(d) {
+		if !unlaidRefusal(d) || holdsPip(d, dice, 0.5*side, off) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
@@ -77,6 +78,24 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 			dice[i].Box = image.Rect(int(cx-h), int(cy-h), int(cx+h+1), int(cy+h+1)).Add(off)
 		}
 	}
+}
+
+// holdsPip says whether a pip of another die read lies within half (half a die side) of the
+// candidate of d: d is then part of that die (a blob cut through it), and the networks,
+// looking at a die's square around it, would read that die again.
+func holdsPip(d Die, dice []Die, half float64, off image.Point) bool {
+	x, y := d.src.r.cx+float64(off.X), d.src.r.cy+float64(off.Y)
+	for _, o := range dice {
+		if o.Value == 0 || o.src == d.src {
+			continue
+		}
+		for _, p := range o.Pips {
+			if math.Hypot(float64(p.X)-x, float64(p.Y)-y) < half {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // netConfirm checks the dice read from pips in a photo the network completed (a die marked

@@ -154,6 +154,20 @@ func TestNetOnlyPipFitterRefusals(t *testing.T) {
 	}
 }
 
+// TestNetReadNotTwice: blurred, the right-hand 6 of this photo is found as two blobs; one
+// reads the 6 from its pips, the other (three pips in no layout) would be read as a 6 again
+// by the networks, which look at a die's square around it. A die refused beside another
+// die's pip is part of that die (holdsPip): it stays refused, and the photo is unreadable
+// rather than read with a 6 too many and the 4 missing.
+func TestNetReadNotTwice(t *testing.T) {
+	testVaried(t, []variedCase{{"blur", "nell-byler/IMG_20191208_112219.jpg", "[2 2 4 5 5 6 6]"}})
+	img := testPhoto(t, "nell-byler/IMG_20191208_112219.jpg")
+	defer img.Close()
+	if rd := NewReader(DefaultReaderOpts()).Read(img); rd.Status != StatusRead || fmt.Sprint(rd.Values()) != "[2 2 4 5 5 6 6]" {
+		t.Errorf("unblurred: %s %v (%s), want read [2 2 4 5 5 6 6]", rd.Status, rd.Values(), rd.Why)
+	}
+}
+
 // TestBenchCrops: --crops writes the square the network would look at for every die found,
 // with what was read there, one JSON line each; it refuses a variation, whose squares would
 // not be in the photos on disk.
