@@ -79,10 +79,10 @@
 //     other rigs would). They may overturn only those refusals, and only while the die
 //     still carries one: a die refused as a side face, a split read two ways or cut by the
 //     picture's edge stays refused, and so does a part of a die read (its candidate within
-//     half a side of that die's pip: a blob cut through a die). Its value is taken when, for both networks, all but
-//     netDissent of the eight turns and mirrors of the crop pick it (glare does not turn with
-//     the die) with a mean probability of netSure, in the square and in one a little wider
-//     and one a little narrower. By the same rule, but at netBlankSure with every turn
+//     half a side of that die's pip: a blob cut through a die). Its value is taken when, for
+//     both networks, all but netDissent of the eight turns and mirrors of the crop pick it
+//     (glare does not turn with the die) with a mean probability of netSure, in the square
+//     and in one a little wider and one a little narrower. By the same rule, but at netBlankSure with every turn
 //     agreeing, it reads the die-sized candidates left out for showing no pips at all (a dark
 //     die with dark red pips), or pips in no layout on a way of cutting their blob that lost,
 //     a die's side away from every die found (netblank.go). Such a die is marked Net; the

@@ -80,9 +80,9 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	}
 }
 
-// holdsPip says whether a pip of another die read lies within half (half a die side) of the
-// candidate of d: d is then part of that die (a blob cut through it), and the networks,
-// looking at a die's square around it, would read that die again.
+// holdsPip says whether a pip of another die read lies closer than half (netRead passes half
+// a die side) to the centre of d's candidate: d is then part of that die (a blob cut through
+// it), and the networks, looking at a die's square around it, would read that die again.
 func holdsPip(d Die, dice []Die, half float64, off image.Point) bool {
 	x, y := d.src.r.cx+float64(off.X), d.src.r.cy+float64(off.Y)
 	for _, o := range dice {
