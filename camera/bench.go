@@ -30,6 +30,11 @@ type BenchOpts struct {
 	// Crops, when set, receives a NetCrop line for every candidate die (not with Vary: the
 	// squares are in the photos as they are on disk).
 	Crops io.Writer
+	// Settle, when above 0, reads each photo as the companion reads a still tray: Settle over
+	// up to that many frames of it, each with its own sensor noise (noise8@1, @2, ...), with
+	// DefaultSettleOpts. A photo on which no reading gets the votes counts as unreadable. Not
+	// with Vary or Crops.
+	Settle int
 }
 
 // BenchSet is the score of one folder (or of the total).
@@ -65,9 +70,11 @@ type BenchSet struct {
 // BenchReport is the result of Bench.
 type BenchReport struct {
 	// Variation is the picture variation applied to every photo (BenchOpts.Vary), if any.
-	Variation string     `json:"variation,omitempty"`
-	Sets      []BenchSet `json:"sets"`
-	Total     BenchSet   `json:"total"`
+	Variation string `json:"variation,omitempty"`
+	// Settle is how many noisy frames each photo was settled over (BenchOpts.Settle), if any.
+	Settle int        `json:"settle,omitempty"`
+	Sets   []BenchSet `json:"sets"`
+	Total  BenchSet   `json:"total"`
 }
 
 type labelled struct {
@@ -83,12 +90,15 @@ type labelBox struct {
 
 // Bench reads every photo listed in each folder's labels.csv (file,values) and scores the reader.
 func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchReport, error) {
-	rep := BenchReport{Variation: o.Vary}
+	rep := BenchReport{Variation: o.Vary, Settle: o.Settle}
 	var many []BenchSet
 	rep.Total.Name = "total"
 	var vary Variation
 	if o.Vary != "" && o.Crops != nil {
 		return rep, errors.New("bench: crops are written of the photos as they are: leave out --vary")
+	}
+	if o.Settle < 0 || o.Settle > 0 && (o.Vary != "" || o.Crops != nil) {
+		return rep, fmt.Errorf("bench: settle over %d frames: give a number of frames above 0, and leave out vary and crops (settling adds its own noise)", o.Settle)
 	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)
@@ -115,7 +125,7 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 			if o.MaxDice > 0 && len(p.values) > o.MaxDice {
 				s = &over
 			}
-			if err := benchPhoto(dir, p, r, o, vary, s); err != nil {
+			if err := benchPhoto(ctx, dir, p, r, o, vary, s); err != nil {
 				return rep, err
 			}
 		}
@@ -140,7 +150,7 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 	return rep, nil
 }
 
-func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, vary Variation, s *BenchSet) error {
+func benchPhoto(ctx context.Context, dir string, p labelled, r *Reader, o BenchOpts, vary Variation, s *BenchSet) error {
 	path := filepath.Join(dir, p.file)
 	img := gocv.IMRead(path, gocv.IMReadColor)
 	defer func() { img.Close() }() // img may be replaced by its variation
@@ -153,7 +163,15 @@ func benchPhoto(dir string, p labelled, r *Reader, o BenchOpts, vary Variation, 
 		img = v
 	}
 	t0 := time.Now()
-	rd := r.Read(img)
+	rd := Reading{}
+	if o.Settle > 0 {
+		var err error
+		if rd, err = settleNoisy(ctx, img, r, o.Settle); err != nil {
+			return fmt.Errorf("bench %s: %s: %w", dir, p.file, err)
+		}
+	} else {
+		rd = r.Read(img)
+	}
 	s.ms = append(s.ms, float64(time.Since(t0).Microseconds())/1000)
 	if o.Crops != nil {
 		if err := writeCrops(o.Crops, filepath.Base(filepath.Clean(dir)), p.file, rd); err != nil {

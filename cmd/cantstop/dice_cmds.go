@@ -148,6 +148,7 @@ func diceBenchCmd() *cobra.Command {
 		crops    string
 		pipsOnly bool
 		cuts     bool
+		settle   int
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
@@ -155,13 +156,17 @@ func diceBenchCmd() *cobra.Command {
 		Example: `  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6
   cantstop dice bench photos/ --json --failures /tmp/misread
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4
-  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --cut --failures /tmp/cut`,
+  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --cut --failures /tmp/cut
+  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --settle 12`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary}
+			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle}
+			if settle < 0 || settle > 0 && (vary != "" || crops != "") {
+				return fmt.Errorf("--settle %d: give a number of frames above 0, and leave out --vary and --crops (settling gives each frame its own noise)", settle)
+			}
 			if cuts {
-				if vary != "" || crops != "" {
-					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary and --crops")
+				if vary != "" || crops != "" || settle != 0 {
+					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary, --crops and --settle")
 				}
 				return benchCuts(cmd, args, pipsOnly, o)
 			}
@@ -198,6 +203,8 @@ func diceBenchCmd() *cobra.Command {
 		"; noise8@SEED: the noise of another frame); dice are then matched by value, not by box")
 	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
+	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
+		"each with its own sensor noise (noise8@1, @2, ...); no reading agreed counts as unreadable")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd
@@ -246,6 +253,9 @@ func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchO
 }
 
 func printBench(w io.Writer, rep camera.BenchReport) {
+	if rep.Settle > 0 {
+		fmt.Fprintf(w, "every photo settled over up to %d frames of sensor noise\n", rep.Settle)
+	}
 	if rep.Variation != "" {
 		fmt.Fprintf(w, "every photo changed first: %s\n", rep.Variation)
 	}

@@ -158,3 +158,28 @@ func TestDiceBenchCut(t *testing.T) {
 		t.Errorf("--cut without boxes.csv: %v, want an error saying it needs one", err)
 	}
 }
+
+// dice bench --settle reads each photo as the companion reads a still tray (Settle over noisy
+// frames) and says so in its report; a bad frame count, or settling with --vary, is refused.
+func TestDiceBenchSettle(t *testing.T) {
+	dir := filepath.Join("..", "..", "camera", "testdata", "dice", "tai-studio")
+	out, err := calibrateCLI(t, "", "dice", "bench", dir, "--settle", "8", "--json")
+	if err != nil {
+		t.Fatalf("dice bench --settle: %v\n%s", err, out)
+	}
+	var rep struct {
+		Settle int
+		Total  struct{ Photos, Exact, Misread int }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if rep.Settle != 8 || rep.Total.Photos == 0 || rep.Total.Exact != rep.Total.Photos || rep.Total.Misread != 0 {
+		t.Errorf("settled over 8 frames: %+v, want settle 8 and every single die read", rep)
+	}
+	for _, args := range [][]string{{"--settle", "-1"}, {"--settle", "3", "--vary", "blur"}} {
+		if _, err := calibrateCLI(t, "", append([]string{"dice", "bench", dir}, args...)...); err == nil || !strings.Contains(err.Error(), "--settle") {
+			t.Errorf("%v: %v, want an error naming --settle", args, err)
+		}
+	}
+}
