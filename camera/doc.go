@@ -102,5 +102,6 @@
 //     took, one pip of a 4, an oblique 5 whose front face's row makes a 6 (netdoubt.go).
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree.
-// Bench scores the reader on folders of labelled photos (cantstop dice bench).
+// Bench scores the reader on folders of labelled photos (cantstop dice bench), each read once
+// or, as the companion reads a still tray, settled over frames with their own sensor noise.
 package camera
