@@ -30,10 +30,10 @@ type BenchOpts struct {
 	// Crops, when set, receives a NetCrop line for every candidate die (not with Vary: the
 	// squares are in the photos as they are on disk).
 	Crops io.Writer
-	// Settle, when above 0, reads each photo as the companion reads a still tray: Settle over
-	// up to that many frames of it, each with its own sensor noise (noise8@1, @2, ...), with
-	// DefaultSettleOpts. A photo on which no reading gets the votes counts as unreadable. Not
-	// with Vary or Crops.
+	// Settle, when above 0, reads each photo (changed by Vary first, if set) as the companion
+	// reads a still tray: Settle over up to that many frames of it, each with its own sensor
+	// noise (noise8@1, @2, ...), with DefaultSettleOpts. A photo on which no reading gets the
+	// votes counts as unreadable. Not with Crops.
 	Settle int
 }
 
@@ -97,8 +97,8 @@ func Bench(ctx context.Context, dirs []string, r *Reader, o BenchOpts) (BenchRep
 	if o.Vary != "" && o.Crops != nil {
 		return rep, errors.New("bench: crops are written of the photos as they are: leave out --vary")
 	}
-	if o.Settle < 0 || o.Settle > 0 && (o.Vary != "" || o.Crops != nil) {
-		return rep, fmt.Errorf("bench: settle over %d frames: give a number of frames above 0, and leave out vary and crops (settling adds its own noise)", o.Settle)
+	if o.Settle < 0 || o.Settle > 0 && o.Crops != nil {
+		return rep, fmt.Errorf("bench: settle over %d frames: give a number of frames above 0, and leave out crops (their squares are in the photos on disk)", o.Settle)
 	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)

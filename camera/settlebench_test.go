@@ -46,7 +46,7 @@ func TestNoisyFrames(t *testing.T) {
 // TestBenchSettle benches the testdata photos as the companion reads a still tray: Settle
 // over noisy frames. With enough frames each single die is read as from the photo on disk;
 // with one frame, which Settle only compares with the next, no reading gets its votes and
-// every photo counts as unreadable. Settling with a variation is refused.
+// every photo counts as unreadable. A variation is applied first; crops are refused.
 func TestBenchSettle(t *testing.T) {
 	dir := filepath.Join("testdata", "dice", "tai-studio")
 	r := NewReader(DefaultReaderOpts())
@@ -68,8 +68,15 @@ func TestBenchSettle(t *testing.T) {
 	if one.Total.Unreadable != one.Total.Photos || one.Total.Photos == 0 {
 		t.Errorf("settled over 1 frame: %+v, want every photo unreadable (not settled)", one.Total)
 	}
-	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{Settle: 5, Vary: "blur"}); err == nil || !strings.Contains(err.Error(), "leave out vary") {
-		t.Errorf("settle with a variation: %v, want an error saying to leave it out", err)
+	turned, err := Bench(context.Background(), []string{dir}, r, BenchOpts{Settle: 12, Vary: "rot180"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turned.Variation != "rot180" || turned.Total.Exact != plain.Total.Exact || turned.Total.Misread != 0 {
+		t.Errorf("turned, then settled over 12 frames: %+v, want %d exact as plain, none misread", turned.Total, plain.Total.Exact)
+	}
+	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{Settle: 5, Crops: io.Discard}); err == nil || !strings.Contains(err.Error(), "leave out crops") {
+		t.Errorf("settle with crops: %v, want an error saying to leave them out", err)
 	}
 }
 

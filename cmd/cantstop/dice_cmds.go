@@ -161,8 +161,8 @@ func diceBenchCmd() *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle}
-			if settle < 0 || settle > 0 && (vary != "" || crops != "") {
-				return fmt.Errorf("--settle %d: give a number of frames above 0, and leave out --vary and --crops (settling gives each frame its own noise)", settle)
+			if settle < 0 || settle > 0 && crops != "" {
+				return fmt.Errorf("--settle %d: give a number of frames above 0, and leave out --crops (its squares are in the photos on disk)", settle)
 			}
 			if cuts {
 				if vary != "" || crops != "" || settle != 0 {
@@ -204,7 +204,7 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
 	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
-		"each with its own sensor noise (noise8@1, @2, ...); no reading agreed counts as unreadable")
+		"each with its own sensor noise (noise8@1, @2, ...), after --vary if given; no reading agreed counts as unreadable")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd

@@ -160,7 +160,7 @@ func TestDiceBenchCut(t *testing.T) {
 }
 
 // dice bench --settle reads each photo as the companion reads a still tray (Settle over noisy
-// frames) and says so in its report; a bad frame count, or settling with --vary, is refused.
+// frames) and says so in its report; a bad frame count, or settling with --crops, is refused.
 func TestDiceBenchSettle(t *testing.T) {
 	dir := filepath.Join("..", "..", "camera", "testdata", "dice", "tai-studio")
 	out, err := calibrateCLI(t, "", "dice", "bench", dir, "--settle", "8", "--json")
@@ -177,7 +177,7 @@ func TestDiceBenchSettle(t *testing.T) {
 	if rep.Settle != 8 || rep.Total.Photos == 0 || rep.Total.Exact != rep.Total.Photos || rep.Total.Misread != 0 {
 		t.Errorf("settled over 8 frames: %+v, want settle 8 and every single die read", rep)
 	}
-	for _, args := range [][]string{{"--settle", "-1"}, {"--settle", "3", "--vary", "blur"}} {
+	for _, args := range [][]string{{"--settle", "-1"}, {"--settle", "3", "--crops", filepath.Join(t.TempDir(), "crops.jsonl")}} {
 		if _, err := calibrateCLI(t, "", append([]string{"dice", "bench", dir}, args...)...); err == nil || !strings.Contains(err.Error(), "--settle") {
 			t.Errorf("%v: %v, want an error naming --settle", args, err)
 		}
