@@ -163,7 +163,7 @@ func benchPhoto(ctx context.Context, dir string, p labelled, r *Reader, o BenchO
 		img = v
 	}
 	t0 := time.Now()
-	rd := Reading{}
+	var rd Reading
 	if o.Settle > 0 {
 		var err error
 		if rd, err = settleNoisy(ctx, img, r, o.Settle); err != nil {
