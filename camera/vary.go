@@ -54,7 +54,32 @@ func Variations() []string {
 
 // VariationNamed returns the variation of that name (see Variations), or noise8@SEED:
 // noise8 drawn from another seed, another frame of the same sensor (noise8 is noise8@1).
+// Names joined by "+" apply in turn, left first: "blur+noise8@3" is a soft lens's frame
+// with its sensor noise, as a real rig has both.
 func VariationNamed(name string) (Variation, error) {
+	if parts := strings.Split(name, "+"); len(parts) > 1 {
+		var vs []Variation
+		for _, p := range parts {
+			v, err := variationNamed(p)
+			if err != nil {
+				return nil, err
+			}
+			vs = append(vs, v)
+		}
+		return func(m gocv.Mat) gocv.Mat {
+			d := m.Clone()
+			for _, v := range vs {
+				n := v(d)
+				d.Close()
+				d = n
+			}
+			return d
+		}, nil
+	}
+	return variationNamed(name)
+}
+
+func variationNamed(name string) (Variation, error) {
 	if seed, ok := strings.CutPrefix(name, "noise8@"); ok {
 		n, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {

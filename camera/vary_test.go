@@ -91,6 +91,38 @@ func TestNoiseSeeds(t *testing.T) {
 	}
 }
 
+// TestVariationChain: "a+b" is b applied to a's picture, in that order, and a bad part is
+// named.
+func TestVariationChain(t *testing.T) {
+	img := testPhoto(t, "matteop65/four_12.jpg")
+	defer img.Close()
+	apply := func(m gocv.Mat, name string) gocv.Mat {
+		t.Helper()
+		v, err := VariationNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v(m)
+	}
+	noisy := apply(img, "noise8")
+	defer noisy.Close()
+	want := apply(noisy, "rot90")
+	defer want.Close()
+	got := apply(img, "noise8+rot90")
+	defer got.Close()
+	if got.Cols() != img.Rows() || !bytes.Equal(got.ToBytes(), want.ToBytes()) {
+		t.Error("noise8+rot90 is not rot90 of the noisy picture")
+	}
+	other := apply(img, "rot90+noise8") // the noise falls on other pixels
+	defer other.Close()
+	if bytes.Equal(other.ToBytes(), want.ToBytes()) {
+		t.Error("rot90+noise8 equals noise8+rot90: the order is not kept")
+	}
+	if _, err := VariationNamed("blur+sepia"); err == nil || !strings.Contains(err.Error(), `"sepia"`) {
+		t.Errorf("blur+sepia: %v, want an error naming sepia", err)
+	}
+}
+
 // grain is the mean absolute difference of horizontally neighbouring bytes of a BGR
 // picture's rows (each channel with its own neighbour): fine detail and noise.
 func grain(m gocv.Mat) float64 {
