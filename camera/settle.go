@@ -18,13 +18,18 @@ type SettleOpts struct {
 	// Window is how many recent still frames vote; Agree of them must give the same reading.
 	Window int `json:"window"`
 	Agree  int `json:"agree"`
+	// Average is how many of the latest still frames are averaged into the picture that is
+	// read (1 reads each frame alone). The frames of a still tray differ only by the sensor's
+	// noise, which the mean of n of them divides by √n: in a dim room or through a soft lens
+	// that noise alone makes misreads that every frame repeats, so voting cannot remove them.
+	Average int `json:"average"`
 	// MaxWait bounds how long Settle waits for the dice to stop (0 = until ctx ends).
 	MaxWait time.Duration `json:"max_wait"`
 }
 
 // DefaultSettleOpts suits a camera at 10-30 frames per second.
 func DefaultSettleOpts() SettleOpts {
-	return SettleOpts{Still: 2.5, Window: 5, Agree: 3, MaxWait: 8 * time.Second}
+	return SettleOpts{Still: 2.5, Window: 5, Agree: 3, Average: 4, MaxWait: 8 * time.Second}
 }
 
 func (o SettleOpts) withDefaults() SettleOpts {
@@ -38,12 +43,16 @@ func (o SettleOpts) withDefaults() SettleOpts {
 	if o.Agree <= 0 || o.Agree > o.Window {
 		o.Agree = min(d.Agree, o.Window)
 	}
+	if o.Average <= 0 {
+		o.Average = d.Average
+	}
 	return o
 }
 
 // Settle reads frames from src until the picture has stopped changing and Agree of the last
 // Window still frames give the same reading (same status, values and dice positions); that
-// reading is returned. If MaxWait passes first, the last reading is returned with
+// reading is returned. Each still frame is read as the mean of it and the still frames before
+// it (up to Average of them, all since the last movement). If MaxWait passes first, the last reading is returned with
 // StatusNotSettled. Errors come only from the source or the context.
 func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
 	o = o.withDefaults()
@@ -54,6 +63,8 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 	var prev []byte
 	var votes []Reading
 	var last Reading
+	var still stillFrames
+	defer still.reset()
 	for {
 		if err := ctx.Err(); err != nil {
 			return Reading{}, err
@@ -72,11 +83,13 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 		prev = thumb
 		if moved {
 			frame.Close()
+			still.reset()
 			votes = votes[:0]
 			continue
 		}
-		last = r.Read(frame)
-		frame.Close()
+		mean := still.add(frame, thumb, o)
+		last = r.Read(mean)
+		mean.Close()
 		votes = append(votes, last)
 		if len(votes) > o.Window {
 			votes = votes[1:]
