@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sort"
+	"strings"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -52,7 +54,8 @@ func (o SettleOpts) withDefaults() SettleOpts {
 // Settle reads frames from src until the picture has stopped changing and Agree of the last
 // Window still frames give the same reading (same status, values and dice positions); that
 // reading is returned. Each still frame is read as the mean of it and the still frames before
-// it (up to Average of them, all since the last movement). If MaxWait passes first, the last reading is returned with
+// it (up to Average of them, all since the last movement). A die that another of the Window
+// frames read with another value makes the reading StatusUnreadable, that die refused. If MaxWait passes first, the last reading is returned with
 // StatusNotSettled. Errors come only from the source or the context.
 func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
 	o = o.withDefaults()
@@ -100,10 +103,82 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 				n++
 			}
 		}
-		if n >= o.Agree {
-			return last, nil
+		if n < o.Agree {
+			continue
+		}
+		// Frames of one still scene that read a die two ways say its face is on the edge
+		// of being misread: the majority is no proof then, and the die is refused.
+		if i := disputed(votes, last); i >= 0 {
+			if len(votes) < o.Window {
+				continue
+			}
+			return refuseDisputed(last, votes, i), nil
+		}
+		return last, nil
+	}
+}
+
+// disputed returns the index of a die of rd that another read vote, with the same dice in
+// the same places, read with another value; -1 when there is none.
+func disputed(votes []Reading, rd Reading) int {
+	if rd.Status != StatusRead {
+		return -1
+	}
+	for _, v := range votes {
+		if v.Status != StatusRead || len(v.Dice) != len(rd.Dice) {
+			continue
+		}
+		for i := range rd.Dice {
+			if v.Dice[i].Value != rd.Dice[i].Value && sameSpot(v.Dice[i], rd.Dice[i]) {
+				return i
+			}
 		}
 	}
+	return -1
+}
+
+// refuseDisputed returns rd with every die the votes read another way made unreadable.
+func refuseDisputed(rd Reading, votes []Reading, first int) Reading {
+	out := rd
+	out.Dice = append([]Die(nil), rd.Dice...)
+	for i, d := range out.Dice {
+		seen := map[int]bool{d.Value: true}
+		for _, v := range votes {
+			if v.Status == StatusRead && len(v.Dice) == len(rd.Dice) && sameSpot(v.Dice[i], d) {
+				seen[v.Dice[i].Value] = true
+			}
+		}
+		if len(seen) == 1 {
+			continue
+		}
+		var vals []int
+		for v := range seen {
+			vals = append(vals, v)
+		}
+		sort.Ints(vals)
+		out.Dice[i].Why = fmt.Sprintf("read %s in still frames of it: its face is not clear enough to trust", orList(vals))
+		out.Dice[i].Value = 0
+	}
+	d := out.Dice[first]
+	out.Status = StatusUnreadable
+	out.Why = fmt.Sprintf("die at (%d,%d): %s", (d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2, d.Why)
+	return out
+}
+
+// orList writes 2, 3 or 5.
+func orList(vals []int) string {
+	var b strings.Builder
+	for i, v := range vals {
+		switch {
+		case i == 0:
+		case i == len(vals)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, v)
+	}
+	return b.String()
 }
 
 // WatchRolls is the hands-free mode: it waits for motion over the tray (a roll), then for the
@@ -147,17 +222,18 @@ func sameReading(a, b Reading) bool {
 		return false
 	}
 	for i := range a.Dice {
-		da, db := a.Dice[i], b.Dice[i]
-		if da.Value != db.Value {
-			return false
-		}
-		ca, cb := da.Box.Min.Add(da.Box.Max), db.Box.Min.Add(db.Box.Max)
-		tol := float64(max(da.Box.Dx(), da.Box.Dy())) / 3 * 2 // centres are doubled
-		if math.Hypot(float64(ca.X-cb.X), float64(ca.Y-cb.Y)) > tol {
+		if a.Dice[i].Value != b.Dice[i].Value || !sameSpot(a.Dice[i], b.Dice[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameSpot says whether two dice lie within a third of a's size of each other.
+func sameSpot(a, b Die) bool {
+	ca, cb := a.Box.Min.Add(a.Box.Max), b.Box.Min.Add(b.Box.Max)
+	tol := float64(max(a.Box.Dx(), a.Box.Dy())) / 3 * 2 // centres are doubled
+	return math.Hypot(float64(ca.X-cb.X), float64(ca.Y-cb.Y)) <= tol
 }
 
 // thumbnail is a small grey copy of a frame for cheap motion detection.

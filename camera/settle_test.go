@@ -3,10 +3,13 @@ package camera
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
+	"image/color"
 	"io"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,3 +150,65 @@ func TestWatchRolls(t *testing.T) {
 }
 
 func image2(w, h int) image.Point { return image.Pt(w, h) }
+
+// TestSettleDisputed: when still frames of one scene read a die two ways, the majority is no
+// proof: the die is refused, naming both values. Here every third frame has the middle pip of
+// the 3 painted out (a speck of glare taking it, flickering light), which reads as a 2; each
+// frame is read alone (Average 1), as a mean would smooth the flicker away.
+func TestSettleDisputed(t *testing.T) {
+	img := testPhoto(t, "tai-studio/eyes_3_2.jpg")
+	defer img.Close()
+	painted := img.Clone()
+	defer painted.Close()
+	c := painted.GetVecbAt(244-25, 265) // the face's colour above the pip
+	gocv.Circle(&painted, image.Pt(265, 244), 16, color.RGBA{c[2], c[1], c[0], 0}, -1)
+	r := NewReader(DefaultReaderOpts())
+	if rd := r.Read(painted); fmt.Sprint(rd.Values()) != "[2]" {
+		t.Fatalf("the painted frame reads %v %v, want [2]: the test needs a frame read otherwise", rd.Status, rd.Values())
+	}
+	src := &listSource{}
+	for i := 0; i < 12; i++ {
+		if i%3 == 2 {
+			src.frames = append(src.frames, painted.Clone())
+		} else {
+			src.frames = append(src.frames, img.Clone())
+		}
+	}
+	defer src.Close()
+	rd, err := Settle(context.Background(), src, r, SettleOpts{Window: 5, Agree: 3, Average: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.Status != StatusUnreadable || len(rd.Dice) != 1 || rd.Dice[0].Value != 0 || !strings.Contains(rd.Why, "read 2 or 3 in still frames") {
+		t.Errorf("settled %v %v (%s), want unreadable: read 2 or 3 in still frames", rd.Status, rd.Values(), rd.Why)
+	}
+}
+
+// TestDisputed: a die is disputed only by a read vote with as many dice, that die in the same
+// place with another value; a vote that is unreadable, or holds another count, or reads the
+// other value elsewhere, is another scene or no reading.
+func TestDisputed(t *testing.T) {
+	die := func(v, x int) Die { return Die{Value: v, Box: image.Rect(x, 100, x+40, 140)} }
+	read := func(ds ...Die) Reading { return Reading{Status: StatusRead, Dice: ds} }
+	rd := read(die(3, 100), die(5, 300))
+	for _, c := range []struct {
+		name string
+		vote Reading
+		want int
+	}{
+		{"same reading", read(die(3, 100), die(5, 300)), -1},
+		{"second die read 6", read(die(3, 100), die(6, 305)), 1},
+		{"unreadable", Reading{Status: StatusUnreadable, Dice: []Die{die(3, 100), die(6, 300)}}, -1},
+		{"another count", read(die(3, 100), die(6, 300), die(2, 500)), -1},
+		{"6 elsewhere", read(die(3, 100), die(6, 400)), -1},
+	} {
+		if got := disputed([]Reading{rd, c.vote}, rd); got != c.want {
+			t.Errorf("%s: disputed die %d, want %d", c.name, got, c.want)
+		}
+	}
+	out := refuseDisputed(rd, []Reading{rd, read(die(3, 100), die(6, 300)), read(die(3, 100), die(4, 300))}, 1)
+	if out.Status != StatusUnreadable || out.Dice[0].Value != 3 || out.Dice[1].Value != 0 ||
+		!strings.Contains(out.Dice[1].Why, "read 4, 5 or 6") || !strings.HasPrefix(out.Why, "die at (320,120): ") || rd.Dice[1].Value != 5 {
+		t.Errorf("refused: %v %+v (%s); the votes' own reading must stay as it was (%d)", out.Status, out.Dice, out.Why, rd.Dice[1].Value)
+	}
+}
