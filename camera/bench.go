@@ -47,7 +47,11 @@ type BenchSet struct {
 	// Misread counts photos reported StatusRead with a die read as a wrong value: the failure
 	// that matters most. Incomplete counts photos reported StatusRead whose values are all
 	// right but where dice were missed (with ReaderOpts.Expect set, that is StatusWrongCount).
-	Misread    int     `json:"misread"`
+	Misread int `json:"misread"`
+	// Silent counts the misread photos read with as many dice as labelled. The companion
+	// expects its four dice (ReaderOpts.Expect) and refuses a reading of another count, so
+	// only these would reach the players.
+	Silent     int     `json:"silent"`
 	Incomplete int     `json:"incomplete"`
 	Unreadable int     `json:"unreadable"` // photos with a status other than read
 	MedianMS   float64 `json:"median_ms"`
@@ -194,6 +198,9 @@ func benchPhoto(ctx context.Context, dir string, p labelled, r *Reader, o BenchO
 		s.Unreadable++
 	case common < len(got):
 		s.Misread++
+		if len(got) == len(p.values) {
+			s.Silent++
+		}
 		s.MisreadPhotos = append(s.MisreadPhotos, fmt.Sprintf("%s: true %v read %v", p.file, p.values, got))
 	case !exact:
 		s.Incomplete++
@@ -307,6 +314,7 @@ func (s *BenchSet) add(o BenchSet) {
 	s.Dice += o.Dice
 	s.DiceCorrect += o.DiceCorrect
 	s.Misread += o.Misread
+	s.Silent += o.Silent
 	s.Incomplete += o.Incomplete
 	s.Unreadable += o.Unreadable
 	s.Boxes += o.Boxes

@@ -478,7 +478,8 @@ func testReads(t *testing.T, cases []readCase) {
 }
 
 // TestBenchMisreadPhotos: a photo labelled with a value it does not show is listed as misread,
-// with both multisets, so a bench run says which photos to look at.
+// with both multisets, so a bench run says which photos to look at; it is silent when it has
+// as many dice as labelled, as no expected count would catch it.
 func TestBenchMisreadPhotos(t *testing.T) {
 	dir := t.TempDir()
 	b, err := os.ReadFile(filepath.Join("testdata", "dice", "tai-studio", "eyes_3_2.jpg"))
@@ -488,7 +489,10 @@ func TestBenchMisreadPhotos(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "three.jpg"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("file,values\nthree.jpg,4\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "pair.jpg"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("file,values\nthree.jpg,4\npair.jpg,4 4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Bench(context.Background(), []string{dir}, NewReader(DefaultReaderOpts()), BenchOpts{})
@@ -496,8 +500,12 @@ func TestBenchMisreadPhotos(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := rep.Sets[0]
-	want := []string{"three.jpg: true [4] read [3]"}
-	if s.Misread != 1 || fmt.Sprint(s.MisreadPhotos) != fmt.Sprint(want) {
-		t.Errorf("misread %d %q, want 1 %q", s.Misread, s.MisreadPhotos, want)
+	want := []string{"three.jpg: true [4] read [3]", "pair.jpg: true [4 4] read [3]"} // in labels.csv order
+	if s.Misread != 2 || fmt.Sprint(s.MisreadPhotos) != fmt.Sprint(want) {
+		t.Errorf("misread %d %q, want 2 %q", s.Misread, s.MisreadPhotos, want)
+	}
+	// Only three.jpg has as many dice as labelled: pair.jpg's count alone would refuse it.
+	if s.Silent != 1 || rep.Total.Silent != 1 {
+		t.Errorf("silent %d (total %d), want 1", s.Silent, rep.Total.Silent)
 	}
 }

@@ -273,6 +273,7 @@ func printBench(w io.Writer, rep camera.BenchReport) {
 	row(rep.Total)
 	fmt.Fprintln(w, "\nmisread: reported read with a wrong value; incompl: reported read, values right, dice missed;")
 	fmt.Fprintln(w, "unread: reported unreadable; boxes found: true dice found / labelled (+ false dice)")
+	fmt.Fprintf(w, "silent: %d of the %d misread photos have as many dice as labelled; a reader told the count (the companion's 4) refuses the others\n", rep.Total.Silent, rep.Total.Misread)
 	fmt.Fprintln(w, "\nconfusion (total): rows true value (0 = no such die), columns read value (0 = unreadable, 7 = missed)")
 	fmt.Fprintf(w, "%5s", "")
 	for j := 0; j < 8; j++ {
