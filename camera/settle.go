@@ -20,10 +20,11 @@ type SettleOpts struct {
 	// Window is how many recent still frames vote; Agree of them must give the same reading.
 	Window int `json:"window"`
 	Agree  int `json:"agree"`
-	// Average is how many of the latest still frames are averaged into the picture that is
-	// read (1 reads each frame alone). The frames of a still tray differ only by the sensor's
-	// noise, which the mean of n of them divides by √n: in a dim room or through a soft lens
-	// that noise alone makes misreads that every frame repeats, so voting cannot remove them.
+	// Average is how many still frames are averaged into the picture that is read (1 reads
+	// each frame alone): the mean of the first ones, then each new frame weighted 1/Average.
+	// The frames of a still tray differ only by the sensor's noise, which the mean of n of
+	// them divides by √n: in a dim room or through a soft lens that noise alone makes
+	// misreads that every frame repeats, so voting cannot remove them.
 	Average int `json:"average"`
 	// MaxWait bounds how long Settle waits for the dice to stop (0 = until ctx ends).
 	MaxWait time.Duration `json:"max_wait"`
@@ -53,8 +54,8 @@ func (o SettleOpts) withDefaults() SettleOpts {
 
 // Settle reads frames from src until the picture has stopped changing and Agree of the last
 // Window still frames give the same reading (same status, values and dice positions); that
-// reading is returned. Each still frame is read as the mean of it and the still frames before
-// it (up to Average of them, all since the last movement). A die that another of the Window
+// reading is returned. Each still frame is read averaged with the still frames before it
+// (all since the last movement; see SettleOpts.Average). A die that another of the Window
 // frames read with another value makes the reading StatusUnreadable, that die refused. If MaxWait passes first, the last reading is returned with
 // StatusNotSettled. Errors come only from the source or the context.
 func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
@@ -90,9 +91,7 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 			votes = votes[:0]
 			continue
 		}
-		mean := still.add(frame, thumb, o)
-		last = r.Read(mean)
-		mean.Close()
+		last = r.Read(still.add(frame, thumb, o))
 		votes = append(votes, last)
 		if len(votes) > o.Window {
 			votes = votes[1:]

@@ -2,61 +2,50 @@ package camera
 
 import "gocv.io/x/gocv"
 
-// stillFrames holds the latest frames of a still scene, to be read as their mean.
+// stillFrames averages the frames of a still scene as they come: the mean of the first
+// o.Average, then each new frame weighted 1/o.Average against the average so far. It keeps
+// one 8-bit picture, not the frames: the companion's memory budget has no room for four
+// frames and a float sum (BENCHMARKS-companion.md). Rounding the average to 8 bits each time
+// leaves it within about 2 levels of the float mean, far below the sensor's noise.
 type stillFrames struct {
-	frames []gocv.Mat
-	thumbs [][]byte
+	avg    gocv.Mat // valid when n > 0
+	n      int      // frames averaged since the last reset
+	thumbs [][]byte // the latest frames' thumbnails, at most o.Average-1
 }
 
-// add takes frame (and its thumbnail) into the stack and returns the mean of the stack, a new
-// Mat. Frames older than o.Average, or that differ from frame by more than o.Still (a die
-// still creeping, a change of light too slow to count as movement), or of another size, are
-// let go first, so that the mean never blurs what moved.
+// add takes frame (and its thumbnail) into the average and closes it. It returns the
+// average, owned by s: valid until the next add or reset. A frame that differs from one of
+// the latest frames by more than o.Still (a die still creeping, a change of light too slow
+// to count as movement), or of another size or type, starts the average again, so that it
+// never blurs what moved.
 func (s *stillFrames) add(frame gocv.Mat, thumb []byte, o SettleOpts) gocv.Mat {
-	keep := 0
-	for i := len(s.frames) - 1; i >= 0 && len(s.frames)-i < o.Average; i-- {
-		f := s.frames[i]
-		if f.Rows() != frame.Rows() || f.Cols() != frame.Cols() || f.Type() != frame.Type() || meanAbsDiff(s.thumbs[i], thumb) > o.Still {
-			break
+	restart := s.n == 0 || s.avg.Rows() != frame.Rows() || s.avg.Cols() != frame.Cols() || s.avg.Type() != frame.Type() ||
+		frame.Type() != gocv.MatTypeCV8UC3
+	for _, t := range s.thumbs {
+		if meanAbsDiff(t, thumb) > o.Still {
+			restart = true
 		}
-		keep++
 	}
-	drop := len(s.frames) - keep
-	for _, f := range s.frames[:drop] {
-		f.Close()
+	if restart {
+		s.reset()
+		s.avg, s.n = frame, 1
+	} else {
+		s.n++
+		w := 1 / float64(min(s.n, o.Average))
+		gocv.AddWeighted(s.avg, 1-w, frame, w, 0, &s.avg)
+		frame.Close()
 	}
-	s.frames = append(s.frames[drop:], frame)
-	s.thumbs = append(s.thumbs[drop:], thumb)
-	return meanOf(s.frames)
+	s.thumbs = append(s.thumbs, thumb)
+	if len(s.thumbs) >= o.Average {
+		s.thumbs = s.thumbs[len(s.thumbs)-(o.Average-1):]
+	}
+	return s.avg
 }
 
-// reset lets every frame go.
+// reset lets the average go.
 func (s *stillFrames) reset() {
-	for _, f := range s.frames {
-		f.Close()
+	if s.n > 0 {
+		s.avg.Close()
 	}
-	s.frames, s.thumbs = s.frames[:0], s.thumbs[:0]
-}
-
-// meanOf returns the pixel-wise mean of frames of one size and type, rounded to the frames'
-// 8-bit depth.
-func meanOf(frames []gocv.Mat) gocv.Mat {
-	if len(frames) == 1 || frames[0].Type() != gocv.MatTypeCV8UC3 {
-		return frames[len(frames)-1].Clone()
-	}
-	sum := gocv.NewMat()
-	defer sum.Close()
-	f32 := gocv.NewMat()
-	defer f32.Close()
-	for i, f := range frames {
-		if i == 0 {
-			f.ConvertTo(&sum, gocv.MatTypeCV32FC3)
-			continue
-		}
-		f.ConvertTo(&f32, gocv.MatTypeCV32FC3)
-		gocv.Add(sum, f32, &sum)
-	}
-	out := gocv.NewMat()
-	sum.ConvertToWithParams(&out, gocv.MatTypeCV8UC3, 1/float32(len(frames)), 0)
-	return out
+	s.n, s.thumbs = 0, s.thumbs[:0]
 }
