@@ -56,8 +56,9 @@ func (o SettleOpts) withDefaults() SettleOpts {
 // Window still frames give the same reading (same status, values and dice positions); that
 // reading is returned. Each still frame is read averaged with the still frames before it
 // (all since the last movement; see SettleOpts.Average). A die that another of the Window
-// frames read with another value makes the reading StatusUnreadable, that die refused. If MaxWait passes first, the last reading is returned with
-// StatusNotSettled. Errors come only from the source or the context.
+// frames read with another value makes the reading StatusUnreadable, that die refused. If
+// MaxWait passes first, the last reading is returned with StatusNotSettled. Errors come only
+// from the source or the context.
 func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
 	o = o.withDefaults()
 	var deadline time.Time

@@ -204,7 +204,7 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
 	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
-		"each with its own sensor noise (noise8@1, @2, ...) and read as the mean of up to 4 still frames, after --vary if given; no reading agreed counts as unreadable")
+		"each with its own sensor noise (noise8@1, @2, ...) and read averaged with the frames before it, after --vary if given; no reading agreed counts as unreadable")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd
