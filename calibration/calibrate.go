@@ -135,6 +135,12 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		return fail(err)
 	}
 
+	if problem, fix := dice.Small(); problem != "" {
+		msg := problem + ": " + fix
+		res.Notes = append(res.Notes, msg)
+		p.Say("Warning: " + msg + ".")
+	}
+
 	// The reader options these values give, checked on the roll: if they do
 	// not read the confirmed values, fall back step by step to fewer changes.
 	// A low-contrast rig (red pips on black) lowers the reader's threshold; a

@@ -84,8 +84,15 @@ func (s *script) done() {
 // roll itself, answering with the photo's true values.
 func calibrate(t *testing.T, photo string, answers ...step) (Result, *script) {
 	t.Helper()
-	empty := emptyTray(t, photo)
-	roll := readPhoto(t, photo)
+	return calibrateScaled(t, photo, 1, answers...)
+}
+
+// calibrateScaled is calibrate on the photo and its empty tray resized by scale, as a
+// camera mounted higher or at a lower resolution would see them.
+func calibrateScaled(t *testing.T, photo string, scale float64, answers ...step) (Result, *script) {
+	t.Helper()
+	empty := resized(emptyTray(t, photo), scale)
+	roll := resized(readPhoto(t, photo), scale)
 	t.Cleanup(func() { empty.Close(); roll.Close() })
 	cam := &scene{}
 	steps := []step{
@@ -316,5 +323,41 @@ func TestPictureShowsTrayAndDice(t *testing.T) {
 	}
 	if dir := os.Getenv("CANTSTOP_PICTURES"); dir != "" { // to look at it
 		gocv.IMWrite(filepath.Join(dir, "calibration-"+trayPhoto+".png"), res.Picture)
+	}
+}
+
+// resized returns m resized by scale (m itself at 1), closing m otherwise.
+func resized(m gocv.Mat, scale float64) gocv.Mat {
+	if scale == 1 {
+		return m
+	}
+	d := gocv.NewMat()
+	gocv.Resize(m, &d, image.Point{}, scale, scale, gocv.InterpolationArea)
+	m.Close()
+	return d
+}
+
+func TestRunWarnsOfSmallDice(t *testing.T) {
+	truth := photoValues(t, boardPhoto)
+	for _, tc := range []struct {
+		scale float64
+		small bool
+	}{{1, false}, {0.6, false}, {0.5, true}} { // about 37, 22 and 19 px
+		t.Run(fmt.Sprint(tc.scale), func(t *testing.T) {
+			res, s := calibrateScaled(t, boardPhoto, tc.scale, append(retries(),
+				step{ask: "Are the dice", answer: truth, optional: true},
+				step{ask: "Die width"},
+				step{ask: "Pip diameter"},
+				step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
+			side := res.Profile.Dice.SidePx
+			warned := strings.Contains(strings.Join(res.Notes, "\n"), "pixels wide in the picture")
+			said := strings.Contains(strings.Join(s.said, "\n"), "Warning: the dice are")
+			if warned != tc.small || said != tc.small {
+				t.Errorf("dice %.1f px wide at scale %g: warned %v (said %v), want %v; notes %q", side, tc.scale, warned, said, tc.small, res.Notes)
+			}
+			if tc.small != (side < MinSidePx) {
+				t.Errorf("dice measured %.1f px wide at scale %g: the photo no longer tests this", side, tc.scale)
+			}
+		})
 	}
 }

@@ -52,8 +52,9 @@ func Variations() []string {
 	return names
 }
 
-// VariationNamed returns the variation of that name (see Variations), or noise8@SEED:
-// noise8 drawn from another seed, another frame of the same sensor (noise8 is noise8@1).
+// VariationNamed returns the variation of that name (see Variations), noise8@SEED: noise8
+// drawn from another seed, another frame of the same sensor (noise8 is noise8@1), or scaleK:
+// the picture resized by any K from 0.2 to 4 (scale0.6 and scale1.5 are two of them).
 // Names joined by "+" apply in turn, left first: "blur+noise8@3" is a soft lens's frame
 // with its sensor noise, as a real rig has both.
 func VariationNamed(name string) (Variation, error) {
@@ -80,6 +81,22 @@ func VariationNamed(name string) (Variation, error) {
 }
 
 func variationNamed(name string) (Variation, error) {
+	if v, ok := variations()[name]; ok {
+		return v, nil
+	}
+	if k, ok := strings.CutPrefix(name, "scale"); ok {
+		// Any other scale: dice bigger or smaller in the picture, as a camera mounted lower
+		// or higher, or at another resolution, sees them (BENCHMARKS-dice.md, "How small
+		// dice may be").
+		s, err := strconv.ParseFloat(k, 64)
+		if err != nil || !(s >= 0.2 && s <= 4) {
+			return nil, fmt.Errorf("picture variation %q: the factor after scale must be a number from 0.2 to 4, as in scale0.5", name)
+		}
+		if s < 1 {
+			return rescale(s, gocv.InterpolationArea), nil
+		}
+		return rescale(s, gocv.InterpolationLinear), nil
+	}
 	if seed, ok := strings.CutPrefix(name, "noise8@"); ok {
 		n, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {
@@ -87,11 +104,7 @@ func variationNamed(name string) (Variation, error) {
 		}
 		return noiseSeeded(8, n), nil
 	}
-	v, ok := variations()[name]
-	if !ok {
-		return nil, fmt.Errorf("no picture variation %q: use one of %s", name, strings.Join(Variations(), ", "))
-	}
-	return v, nil
+	return nil, fmt.Errorf("no picture variation %q: use one of %s, noise8@SEED or scaleK", name, strings.Join(Variations(), ", "))
 }
 
 func rotate(code gocv.RotateFlag) Variation {

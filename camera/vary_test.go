@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"math"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,22 @@ func TestVariations(t *testing.T) {
 	}
 	if len(Variations()) != 12 {
 		t.Errorf("variations %v, want the twelve tested here", Variations())
+	}
+	for name, want := range map[string]image.Point{"scale0.5": {320, 240}, "scale2": {1280, 960}} {
+		v, err := VariationNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v(img)
+		if got := image.Pt(out.Cols(), out.Rows()); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+		out.Close()
+	}
+	for _, bad := range []string{"scale", "scalex", "scale0.1", "scale9"} {
+		if _, err := VariationNamed(bad); err == nil || !strings.Contains(err.Error(), "from 0.2 to 4") {
+			t.Errorf("%s: %v, want an error giving the factors allowed", bad, err)
+		}
 	}
 	if _, err := VariationNamed("sepia"); err == nil || !strings.Contains(err.Error(), "rot180") {
 		t.Errorf("unknown variation: %v, want an error listing the names", err)

@@ -130,7 +130,8 @@ func Config(path string, found bool, loadErr error) Check {
 	}}
 }
 
-// Calibration checks the camera's calibration profile; load parses it.
+// Calibration checks the camera's calibration profile; load parses it, and may return a
+// Problem of its own about a profile it could read (a Warning).
 func Calibration(path string, load func(path string) (string, error)) Check {
 	return Check{Name: "calibration", Run: func(ctx context.Context) (string, error) {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
@@ -138,6 +139,9 @@ func Calibration(path string, load func(path string) (string, error)) Check {
 				"run cantstop calibrate with the empty tray and then the four dice under the camera")
 		}
 		d, err := load(path)
+		if p := (*Problem)(nil); errors.As(err, &p) {
+			return d, err // load's own finding, with its fix (dice too small to read well)
+		}
 		if err != nil {
 			return "", Failed(err, "run cantstop calibrate again to write a new profile (or fix [camera] calibration)")
 		}

@@ -92,6 +92,9 @@ func TestChecks(t *testing.T) {
 		{"config bad", Config("c.conf", true, errors.New("c.conf:3: unknown key\nc.conf:4: bad")), Fail, "c.conf:3: unknown key\n        c.conf:4: bad", "cantstop config check c.conf"},
 		{"calibration missing", Calibration(filepath.Join(dir, "none.json"), nil), Warn, "uncalibrated", "cantstop calibrate"},
 		{"calibration ok", Calibration(file, func(string) (string, error) { return "profile v1", nil }), Pass, "profile v1", ""},
+		{"calibration small dice", Calibration(file, func(string) (string, error) {
+			return "", Warning("the dice are 15 pixels wide", "lower the camera")
+		}), Warn, "15 pixels", "lower the camera"},
 		{"calibration bad", Calibration(file, func(string) (string, error) { return "", errors.New("profile version 9 is newer") }), Fail, "newer", "calibrate again"},
 		{"state ok", StateDir(dir), Pass, "is writable", ""},
 		{"state made", StateDir(filepath.Join(dir, "new")), Pass, "is writable", ""},

@@ -124,6 +124,23 @@ func TestCalibrateCommand(t *testing.T) {
 	if err != nil || !strings.Contains(out, "version 1") || !strings.Contains(out, "dice: 4,") {
 		t.Errorf("calibrate show: %v\n%s", err, out)
 	}
+
+	// The doctor passes this profile, and warns of one whose dice are too small to read well
+	// (a camera mounted higher since, or run at a lower resolution).
+	cfg := filepath.Join(conf, "cantstop.conf")
+	os.WriteFile(cfg, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"dir:"+frames+"\"\n"), 0o644)
+	out, _, _ = runCLI(t, "doctor", "--config", cfg, "--state-dir", conf)
+	if !strings.Contains(out, "PASS  calibration") {
+		t.Errorf("doctor on a fresh profile:\n%s", out)
+	}
+	p.Dice.SidePx, p.Dice.PipPx = 15, 3
+	if err := p.Save(filepath.Join(conf, "calibration.json")); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runCLI(t, "doctor", "--config", cfg, "--state-dir", conf)
+	if !strings.Contains(out, "WARN  calibration") || !strings.Contains(out, "the dice are 15 pixels wide") || !strings.Contains(out, "higher resolution") {
+		t.Errorf("doctor on a profile with 15-pixel dice:\n%s", out)
+	}
 }
 
 func TestCalibrateCommandErrors(t *testing.T) {

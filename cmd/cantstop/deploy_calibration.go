@@ -11,6 +11,7 @@ import (
 	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/doctor"
 )
 
 // loadProfile reads the config's calibration profile; ok is false when
@@ -40,6 +41,9 @@ func openCalibrated(ctx context.Context, c config.Config, configPath string, log
 		log.Info("no calibration profile: the dice reader runs uncalibrated", "path", c.CalibrationPath(configPath))
 	default:
 		controls = p.Controls
+		if problem, fix := p.Dice.Small(); problem != "" {
+			log.Warn("calibration: "+problem, "fix", fix)
+		}
 		if p.Camera != "" && p.Camera != c.Camera.Source {
 			log.Warn("calibration profile was made with another camera source: calibrate again if dice are misread",
 				"profile", p.Camera, "config", c.Camera.Source)
@@ -78,6 +82,10 @@ func checkCalibration(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s: version %d, made %s with %s at %dx%d", path, p.Version,
-		p.Created.Format("2006-01-02"), p.Camera, p.Tray.Frame.X, p.Tray.Frame.Y), nil
+	d := fmt.Sprintf("%s: version %d, made %s with %s at %dx%d", path, p.Version,
+		p.Created.Format("2006-01-02"), p.Camera, p.Tray.Frame.X, p.Tray.Frame.Y)
+	if problem, fix := p.Dice.Small(); problem != "" {
+		return d, doctor.Warning(path+": "+problem, fix)
+	}
+	return d, nil
 }
