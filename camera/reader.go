@@ -128,6 +128,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	}
 	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
 	rd.Dice = r.pipDice(img, off, rd.Dice)
+	rd.Dice = r.negativePipDice(img, off, rd.Dice)
 	// Candidates that were not read and look like no die either (face.clutter) are left out,
 	// but only now: while the die's size and the cuts of the blobs are chosen they count as
 	// unread. The evidence is no proof, and on pale wood an ivory die whose face is barely

@@ -18,8 +18,8 @@ import (
 type Variation func(gocv.Mat) gocv.Mat
 
 // variations returns the named variations: rotations, scales, exposure, gamma, JPEG
-// compression, a colour cast, a soft focus and sensor noise, each a plausible difference
-// between two rigs.
+// compression, a colour cast, a soft focus, sensor noise and the negative, each a plausible
+// difference between two rigs.
 func variations() map[string]Variation {
 	return map[string]Variation{
 		"rot90":     rotate(gocv.Rotate90Clockwise),
@@ -39,6 +39,9 @@ func variations() map[string]Variation {
 			}
 			return v
 		}),
+		// The negative: dark dice with light pips on a dark tray, from pale ones (harder than
+		// a real one: shadows turn to light, and hues to their opposites).
+		"invert": curve(func(_ int, v float64) float64 { return 255 - v }),
 	}
 }
 

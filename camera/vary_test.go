@@ -40,6 +40,7 @@ func TestVariations(t *testing.T) {
 		{"blue0.8", w, h, func(m gocv.Scalar) bool { return m.Val1 < 0.85*m0.Val1 && m.Val3 == m0.Val3 }, 0},
 		{"blur", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-m0.Val2) < 1 }, 0.8},
 		{"noise8", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-m0.Val2) < 1 }, 1.5},
+		{"invert", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-(255-m0.Val2)) < 0.5 }, 0},
 	} {
 		v, err := VariationNamed(tc.name)
 		if err != nil {
@@ -57,8 +58,8 @@ func TestVariations(t *testing.T) {
 		}
 		out.Close()
 	}
-	if len(Variations()) != 12 {
-		t.Errorf("variations %v, want the twelve tested here", Variations())
+	if len(Variations()) != 13 {
+		t.Errorf("variations %v, want the thirteen tested here", Variations())
 	}
 	for name, want := range map[string]image.Point{"scale0.5": {320, 240}, "scale2": {1280, 960}} {
 		v, err := VariationNamed(name)
