@@ -6,8 +6,8 @@ import "fmt"
 // as well as on the shared photos' own sizes (dice about 37 px wide, as calibration measures
 // them; 86.7% of the photos read exactly, none misread but two with wrong labels). Shrunk to
 // 0.6 (dice about 22 px) they read 82.5%, none misread; shrunk to 0.5 and below (19 px and
-// less, pips of 3–4 px) 80% to 73%, and 3 of 445 misread (BENCHMARKS-dice.md, "How small dice
-// may be").
+// less, pips of 3–4 px) 80% to 73%, and up to 3 of 445 misread (BENCHMARKS-dice.md, "How
+// small dice may be").
 const MinSidePx = 20
 
 // Small says, when the dice are smaller in the picture than MinSidePx, what is wrong and how to
