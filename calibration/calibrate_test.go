@@ -326,15 +326,18 @@ func TestPictureShowsTrayAndDice(t *testing.T) {
 	}
 }
 
-// resized returns m resized by scale (m itself at 1), closing m otherwise.
+// resized returns m resized by scale with the bench's scaleK variation (m itself at 1),
+// closing m otherwise.
 func resized(m gocv.Mat, scale float64) gocv.Mat {
 	if scale == 1 {
 		return m
 	}
-	d := gocv.NewMat()
-	gocv.Resize(m, &d, image.Point{}, scale, scale, gocv.InterpolationArea)
-	m.Close()
-	return d
+	v, err := camera.VariationNamed(fmt.Sprintf("scale%g", scale))
+	if err != nil {
+		panic(err)
+	}
+	defer m.Close()
+	return v(m)
 }
 
 func TestRunWarnsOfSmallDice(t *testing.T) {

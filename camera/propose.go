@@ -68,10 +68,8 @@ func (r *Reader) proposeFromPips(img gocv.Mat, spots []darkSpot, found []image.R
 // checks refuse, and run always it cost 28 of the 445 plain photos (BENCHMARKS-dice.md,
 // "Dark dice with light pips").
 func (r *Reader) negativePipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
-	for _, d := range dice {
-		if d.Value > 0 {
-			return dice
-		}
+	if slices.ContainsFunc(dice, func(d Die) bool { return d.Value > 0 }) {
+		return dice
 	}
 	neg := gocv.NewMat()
 	defer neg.Close()
