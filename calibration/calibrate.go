@@ -149,7 +149,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	cands := tryOpts(o.Reader, tray, o.Dice, dice.SidePx, contrast)
 	chosen := -1
 	for i, c := range cands {
-		r := camera.NewReader(c.opts).Read(frame)
+		r := readOnce(c.opts, frame)
 		if r.Status == camera.StatusRead && slices.Equal(r.Values(), dice.Values) {
 			chosen, rd = i, r
 			break
@@ -158,7 +158,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	res.Verified = chosen >= 0
 	if chosen < 0 {
 		chosen = 0
-		rd = camera.NewReader(cands[0].opts).Read(frame)
+		rd = readOnce(cands[0].opts, frame)
 		msg := fmt.Sprintf("even calibrated, the reader reads this roll as %s (%s), not %s: improve the light (even, no glare), focus, or the camera's height, and look at the picture",
 			join(rd.Values()), rd.Status, join(dice.Values))
 		res.Notes = append(res.Notes, msg)
@@ -229,14 +229,21 @@ func trayRect(t Tray) image.Rectangle {
 	return t.Box.Inset(-g).Intersect(image.Rectangle{Max: t.Frame})
 }
 
+// readOnce reads frame with a reader of options o, freed right after.
+func readOnce(o camera.ReaderOpts, frame gocv.Mat) camera.Reading {
+	r := camera.NewReader(o)
+	defer r.Close()
+	return r.Read(frame)
+}
+
 // bestReading reads with the calibrated options and the reader's own, and
 // keeps the better: read over not read, then more dice with values.
 func bestReading(frame gocv.Mat, calibrated, plain camera.ReaderOpts) camera.Reading {
-	a := camera.NewReader(calibrated).Read(frame)
+	a := readOnce(calibrated, frame)
 	if a.Status == camera.StatusRead {
 		return a
 	}
-	b := camera.NewReader(plain).Read(frame)
+	b := readOnce(plain, frame)
 	if b.Status == camera.StatusRead || len(b.Values()) > len(a.Values()) {
 		return b
 	}

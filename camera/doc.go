@@ -77,11 +77,12 @@
 //     or break up, marbled and translucent bodies, glare), or a lone pip read as a 1 at some
 //     pip thresholds only (glare may hide its partner), gets a second look from two small
 //     convolutional networks trained alike from different random seeds (facenet.go,
-//     netread.go; weights built in, trained offline by scripts/facenet on photos changed as
-//     other rigs would). They may overturn only those refusals, and only while the die
-//     still carries one: a die refused as a side face, a split read two ways or cut by the
-//     picture's edge stays refused, and so does a part of a die read (its candidate within
-//     half a side of that die's pip: a blob cut through a die). Its value is taken when, for
+//     netrun.go, netread.go; weights built in, run through OpenCV's dnn, trained offline
+//     by scripts/facenet on photos changed as other rigs would). They may overturn only
+//     those refusals, and only while the die still carries one: a die refused as a side
+//     face, a split read two ways or cut by the picture's edge stays refused, and so does a
+//     part of a die read (its candidate within half a side of that die's pip: a blob cut
+//     through a die). Its value is taken when, for
 //     both networks, all but netDissent of the eight turns and mirrors of the crop pick it
 //     (glare does not turn with the die) with a mean probability of netSure, in the square
 //     and in one a little wider and one a little narrower. By the same rule, but at netBlankSure with every turn

@@ -83,7 +83,7 @@ func TestDihedral(t *testing.T) {
 	}
 }
 
-// TestFaceNetParity: each Go network gives the probabilities PyTorch gave for the same
+// TestFaceNetParity: each network, run through OpenCV, gives the probabilities PyTorch gave for the same
 // crops (testdata/facenet/parity*.json, written by scripts/facenet/parity.py from held-out
 // photos), so the weights are read and the layers computed as they were trained.
 func TestFaceNetParity(t *testing.T) {
@@ -111,10 +111,12 @@ func testParity(t *testing.T, file string, weights []byte) {
 	if len(cases) < 8 {
 		t.Fatalf("%s holds %d crops, want at least 8", file, len(cases))
 	}
-	n, err := parseFaceNet(weights)
+	w, err := parseFaceNet(weights)
 	if err != nil {
 		t.Fatal(err)
 	}
+	n := newNetRunner(w)
+	defer n.close()
 	for _, c := range cases {
 		if len(c.BGR) != netSide*netSide*3 {
 			t.Fatalf("%s: %d bytes, want %d", c.Name, len(c.BGR), netSide*netSide*3)
@@ -132,10 +134,12 @@ func testParity(t *testing.T, file string, weights []byte) {
 // BenchmarkFaceNet: the cost of one pass of a network; a die's second look (netVote) or
 // confirmation (netConfirm) costs at most 48: two networks, three squares, eight turns.
 func BenchmarkFaceNet(b *testing.B) {
-	n, err := parseFaceNet(faceNetWeights)
+	w, err := parseFaceNet(faceNetWeights)
 	if err != nil {
 		b.Fatal(err)
 	}
+	n := newNetRunner(w)
+	defer n.close()
 	px := make([]byte, netSide*netSide*3)
 	for i := range px {
 		px[i] = byte(i * 7)

@@ -83,7 +83,7 @@ func (r *Reader) netDoubt(img gocv.Mat, dice []Die) {
 }
 
 // meanProbs is the network's mean probabilities over the eight turns and mirrors of a crop.
-func (n *faceNet) meanProbs(x []float32) [7]float64 {
+func (n *netRunner) meanProbs(x []float32) [7]float64 {
 	var sum [7]float64
 	t := make([]float32, len(x))
 	for k := 0; k < 8; k++ {

@@ -204,7 +204,7 @@ func (r *Reader) netAgree(img gocv.Mat, cx, cy, s, sure float64, dissent int, sc
 // all but at most dissent of the eight pick, with its mean probability, when that reaches
 // sure; else 0. It stops as soon as no value can still be taken, so a face it will not read
 // costs dissent+1 passes or a few more instead of eight.
-func (n *faceNet) vote(x []float32, sure float64, dissent int) (int, float64) {
+func (n *netRunner) vote(x []float32, sure float64, dissent int) (int, float64) {
 	var sum [7]float64
 	var picks [7]int
 	t := make([]float32, len(x))

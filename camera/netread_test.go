@@ -208,7 +208,7 @@ func TestNetPair(t *testing.T) {
 	defer img.Close()
 	rd := pipsOnly.Read(img)
 	side := dieSide(rd.Dice)
-	alone := func(n *faceNet) *Reader { a := *r; a.nets = [2]*faceNet{n, n}; return &a }
+	alone := func(n *netRunner) *Reader { a := *r; a.nets = [2]*netRunner{n, n}; return &a }
 	first, second := alone(r.nets[0]), alone(r.nets[1])
 	split := 0
 	for _, d := range rd.Dice {

@@ -3,6 +3,7 @@ package camera
 import (
 	"fmt"
 	"image"
+	"runtime"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -46,11 +47,12 @@ func DefaultReaderOpts() ReaderOpts {
 	}
 }
 
-// Reader reads dice from frames. It holds its options, the face network's weights (read only)
-// and a pool of scratch buffers, so one Reader may be used from several goroutines.
+// Reader reads dice from frames. It holds its options, the face network's weights (read only),
+// a pool of scratch buffers and one of idle networks loaded into OpenCV, so one Reader may be
+// used from several goroutines. Close frees the networks' C memory when done.
 type Reader struct {
 	o    ReaderOpts
-	nets [2]*faceNet // nil with PipsOnly
+	nets [2]*netRunner // nil with PipsOnly
 	bufs *floats
 }
 
@@ -79,9 +81,26 @@ func NewReader(o ReaderOpts) *Reader {
 			// The weights are built into the program: this is a broken build, not bad input.
 			panic(fmt.Sprintf("camera: the built-in %v", err))
 		}
-		r.nets = nets
+		r.nets = [2]*netRunner{newNetRunner(nets[0]), newNetRunner(nets[1])}
+		// A Reader dropped without Close still frees its networks' C memory.
+		runtime.SetFinalizer(r, (*Reader).Close)
 	}
 	return r
+}
+
+// Close frees the C memory of the networks the Reader keeps between reads. The Reader may
+// still be used after; it then loads them again.
+func (r *Reader) Close() error {
+	closeRunners(r.nets)
+	return nil
+}
+
+func closeRunners(rs [2]*netRunner) {
+	for _, n := range rs {
+		if n != nil {
+			n.close()
+		}
+	}
 }
 
 // Opts returns the reader's options.

@@ -62,6 +62,7 @@ func diceReadCmd() *cobra.Command {
 			o := camera.DefaultReaderOpts()
 			o.Expect = expect
 			r := camera.NewReader(o)
+			defer r.Close()
 			var frame gocv.Mat
 			var rd camera.Reading
 			if len(args) == 1 {
@@ -178,7 +179,9 @@ func diceBenchCmd() *cobra.Command {
 				}
 				cf, o.Crops = f, f
 			}
-			rep, err := camera.Bench(cmd.Context(), args, benchReader(pipsOnly), o)
+			r := benchReader(pipsOnly)
+			defer r.Close()
+			rep, err := camera.Bench(cmd.Context(), args, r, o)
 			if cf != nil {
 				// A write the disk refused shows only here: the crops would be cut short.
 				if cerr := cf.Close(); err == nil && cerr != nil {
@@ -226,7 +229,9 @@ func benchJSON(w io.Writer, rep any) error {
 }
 
 func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchOpts) error {
-	rep, err := camera.BenchCuts(cmd.Context(), dirs, benchReader(pipsOnly), o)
+	r := benchReader(pipsOnly)
+	defer r.Close()
+	rep, err := camera.BenchCuts(cmd.Context(), dirs, r, o)
 	if err != nil {
 		return err
 	}
