@@ -16,9 +16,11 @@ import (
 // pips lie on one line, which fixes where a bigger face's grid goes on. spots are in
 // picture pixels less off, the dice's boxes and pips in picture pixels; g is the picture's
 // lightness, t the least contrast that counts. First, a side face read with its own top face
-// beyond one of its edges is refused (see topBeyond).
-func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot, off image.Point) []Die {
+// beyond one of its edges is refused (see topBeyond). spotsOf gives the spots to look at for
+// a die: dark ones, or light ones for a die whose pips are lighter than its face.
+func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spotsOf func(Die) []darkSpot, off image.Point) []Die {
 	for i, d := range dice {
+		spots := spotsOf(d)
 		if d.Value > 0 && topBeyond(img, g, t, dice, i, spots, off) {
 			dice[i].Value, dice[i].Why = 0, "its own top face beyond an edge: a side face"
 			continue
@@ -65,7 +67,7 @@ func continued(img gocv.Mat, g grayImg, t float64, dice []Die, spots []darkSpot,
 		// within 5, none of an exact photo's beyond 9; a side face or a neighbour 12 to 25
 		// apart). A 2 whose pips are lit differently by the least contrast that counts is a
 		// 1 with a pip of the side face below it, seen steeply foreshortened (26 and 30).
-		if d.Value == 2 && math.Abs(faceRingL(g, pts[0][0], pts[0][1], dm, d.fc)-faceRingL(g, pts[1][0], pts[1][1], dm, d.fc)) >= t {
+		if d.Value == 2 && !d.light && math.Abs(faceRingL(g, pts[0][0], pts[0][1], dm, d.fc)-faceRingL(g, pts[1][0], pts[1][1], dm, d.fc)) >= t {
 			dice[i].Value = 0
 			dice[i].Why = "a 2 whose pips are lit differently: a pip of a side face"
 			continue

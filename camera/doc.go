@@ -58,7 +58,8 @@
 //     seam between them are one die seen obliquely (seam.go); a 4 whose rows, or a 2 or 3
 //     whose line of pips, run on into pips like its own is part of a bigger face
 //     (continued.go), and so is a 1 whose pip has pips like it just beyond; a face whose own
-//     top face lies beyond one of its edges is a side face (beyond.go); two dice read on one
+//     top face lies beyond one of its edges is a side face (beyond.go). Those pips are sought
+//     as dark spots, or as light ones for a die whose pips are lighter than its face; two dice read on one
 //     body, one hue and no seam between, are one die's top and side face, both refused unless
 //     one is smaller and straight below the other (a camera over the tray sees side faces
 //     below their top faces): that one is left out. The pips of one face look alike

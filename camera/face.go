@@ -68,6 +68,10 @@ func (f face) die(c cand, off image.Point) Die {
 	for _, p := range f.pips {
 		d.Pips = append(d.Pips, image.Pt(int(math.Round(p[0])), int(math.Round(p[1]))).Add(off))
 	}
+	d.light = len(f.look) > 0
+	for _, p := range f.look {
+		d.light = d.light && p.l > 0
+	}
 	return d
 }
 

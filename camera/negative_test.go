@@ -16,3 +16,18 @@ func TestNegativePips(t *testing.T) {
 		{"invert", "matteop65/four_40.jpg", "[4 4 4 4]"},
 	})
 }
+
+// TestLightPipsSideFace: the checks that a face is no side face of a die whose top face lies
+// beyond it look for that top face's pips as dark spots; on a dark die with light pips they
+// look for light ones. In the negatives of these photos a die's top face (a 2, a 6) shows
+// beside its side face's 6, which reads as a 4 or a 6 of its own; both were read so before
+// (two_26 as [2 2 4], six_25 as [3 6 6 6]). six_25 still finds its 3, but the reading is
+// refused.
+func TestLightPipsSideFace(t *testing.T) {
+	testVaried(t, []variedCase{{"invert", "matteop65/two_26.jpg", "[2 2 2]"}})
+	r := NewReader(DefaultReaderOpts())
+	defer r.Close()
+	if rd := readVaried(t, r, "invert", "matteop65/six_25.jpg"); rd.Status == StatusRead {
+		t.Errorf("negative of six_25: read %v, want it refused (its side face's 6 beside a top face)", rd.Values())
+	}
+}

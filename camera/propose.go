@@ -244,7 +244,19 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 			kept = append(kept, d)
 		}
 	}
-	return continued(img, g, r.o.MinContrast, r.oneDice(img, off, spots, g, append(kept, out...)), spots, off)
+	// A dark die's light pips, found only when a die read shows such pips.
+	var light []darkSpot
+	lightDone := false
+	spotsOf := func(d Die) []darkSpot {
+		if !d.light {
+			return spots
+		}
+		if !lightDone {
+			light, lightDone = lightSpots(g, gray), true
+		}
+		return light
+	}
+	return continued(img, g, r.o.MinContrast, r.oneDice(img, off, spots, g, append(kept, out...)), spotsOf, off)
 }
 
 // shapedAlike says whether the spots are foreshortened alike, as one face's pips are (see

@@ -63,6 +63,8 @@ type Die struct {
 	amb bool
 	// outlined: read from a face whose outline was seen on all four sides (see oneDice).
 	outlined bool
+	// light: its pips are lighter than its face (a dark die's white pips).
+	light bool
 	// src is the candidate the face was read from, in the picture searched (see stable.go).
 	src cand
 	// fc is the fitted top face in the picture searched (zero when no layout fitted).

@@ -26,17 +26,43 @@ func darkSpots(img gocv.Mat, gray *gocv.Mat) ([]darkSpot, grayImg) {
 	if scale < 1 {
 		gocv.Resize(*gray, gray, image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale))), 0, 0, gocv.InterpolationArea)
 	}
+	out, ok := spotsIn(*gray, scale, gocv.MorphBlackhat)
+	if !ok {
+		return nil, grayImg{}
+	}
+	p, err := gray.DataPtrUint8()
+	if err != nil {
+		return out, grayImg{}
+	}
+	return out, grayImg{w: gray.Cols(), h: gray.Rows(), p: p, scale: scale}
+}
+
+// lightSpots finds the spots lighter than their surroundings (a dark die's light pips) in
+// the lightness darkSpots left in gray, by a top-hat where darkSpots takes a black-hat: the
+// dark spots of the picture's negative.
+func lightSpots(g grayImg, gray gocv.Mat) []darkSpot {
+	if g.p == nil {
+		return nil
+	}
+	out, _ := spotsIn(gray, g.scale, gocv.MorphTophat)
+	return out
+}
+
+// spotsIn finds the compact spots that op (a black-hat or a top-hat) makes stand out of the
+// lightness gray, scaled by scale from the picture; false when nothing stands out of the
+// texture.
+func spotsIn(gray gocv.Mat, scale float64, op gocv.MorphType) ([]darkSpot, bool) {
 	k := int(0.03*float64(max(gray.Cols(), gray.Rows())))/2*2 + 1
 	kern := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
 	defer kern.Close()
 	bh := gocv.NewMat()
 	defer bh.Close()
-	gocv.MorphologyEx(*gray, &bh, gocv.MorphBlackhat, kern)
+	gocv.MorphologyEx(gray, &bh, op, kern)
 	// The tray's own texture sets the threshold; a pip on an ivory die is far darker. The
 	// texture's 0.9 quantile from every 7th pixel, by a histogram of the bytes.
 	v, err := bh.DataPtrUint8()
 	if err != nil {
-		return nil, grayImg{}
+		return nil, false
 	}
 	var hist [256]int
 	n := 0
@@ -49,14 +75,14 @@ func darkSpots(img gocv.Mat, gray *gocv.Mat) ([]darkSpot, grayImg) {
 		q++
 	}
 	if 6*q >= 255 {
-		return nil, grayImg{} // texture as strong as any pip: nothing stands out
+		return nil, false // texture as strong as any pip: nothing stands out
 	}
 	bin := gocv.NewMat()
 	defer bin.Close()
 	gocv.Threshold(bh, &bin, float32(max(30, 6*q)), 255, gocv.ThresholdBinary)
 	m, err := bin.DataPtrUint8()
 	if err != nil {
-		return nil, grayImg{}
+		return nil, false
 	}
 	// Pips are few and small: flood only from the pixels above the threshold (skipped to,
 	// eight at a time), clearing each pixel as it is reached (bin is ours).
@@ -98,11 +124,7 @@ func darkSpots(img gocv.Mat, gray *gocv.Mat) ([]darkSpot, grayImg) {
 		}
 		out = append(out, darkSpot{x: (sx/area+0.5)/scale - 0.5, y: (sy/area+0.5)/scale - 0.5, d: 2 * math.Sqrt(area/math.Pi) / scale})
 	}
-	p, err := gray.DataPtrUint8()
-	if err != nil {
-		return out, grayImg{}
-	}
-	return out, grayImg{w: gray.Cols(), h: gray.Rows(), p: p, scale: scale}
+	return out, true
 }
 
 // spotClusters groups spots of similar size lying within a few pip diameters of each other:
