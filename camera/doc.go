@@ -53,7 +53,8 @@
 //     picture, a 1's outline too (beyond the edge no outline can be seen). Any 1 near the
 //     edge on a blob too narrow for a whole die's face is refused (half a 2 keeps one pip).
 //     When nothing at all was read, the same is done on the picture's negative: dark dice
-//     with light pips, as pale as the tray, show there as dark pips on a pale face.
+//     with light pips, as pale as the tray, show there as dark pips on a pale face (a 1
+//     only when read surely: a printed dark square's paler centre is no pip).
 //  5. A reading must not be part of something bigger: two faces cut from one blob with no
 //     seam between them are one die seen obliquely (seam.go); a 4 whose rows, or a 2 or 3
 //     whose line of pips, run on into pips like its own is part of a bigger face
