@@ -60,8 +60,9 @@
 //     whose line of pips, run on into pips like its own is part of a bigger face
 //     (continued.go), and so is a 1 whose pip has pips like it just beyond; a face whose own
 //     top face lies beyond one of its edges is a side face (beyond.go). Those pips are sought
-//     as dark spots, or as light ones for a die whose pips are lighter than its face; two dice read on one
-//     body, one hue and no seam between, are one die's top and side face, both refused unless
+//     as dark spots, or as light ones for a die whose pips are lighter than its face; two
+//     dice read on one body, one hue and no seam between, are one die's top and side face,
+//     both refused unless
 //     one is smaller and straight below the other (a camera over the tray sees side faces
 //     below their top faces): that one is left out. The pips of one face look alike
 //     (contrast, size, roundness, all darker or all lighter than the face, no wider than

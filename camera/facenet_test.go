@@ -83,9 +83,10 @@ func TestDihedral(t *testing.T) {
 	}
 }
 
-// TestFaceNetParity: each network, run through OpenCV, gives the probabilities PyTorch gave for the same
-// crops (testdata/facenet/parity*.json, written by scripts/facenet/parity.py from held-out
-// photos), so the weights are read and the layers computed as they were trained.
+// TestFaceNetParity: each network, its convolutions run through OpenCV's dnn, gives the
+// probabilities PyTorch gave for the same crops (testdata/facenet/parity*.json, written by
+// scripts/facenet/parity.py from held-out photos), so the weights are read and the layers
+// computed as they were trained.
 func TestFaceNetParity(t *testing.T) {
 	for _, c := range []struct {
 		file    string

@@ -74,11 +74,16 @@ func (r *Reader) negativePipDice(img gocv.Mat, off image.Point, dice []Die) []Di
 	neg := gocv.NewMat()
 	defer neg.Close()
 	gocv.BitwiseNot(img, &neg)
-	// A 1 found there must be read surely: a printed dark square with a paler centre (a
+	// A 1 found there must be read surely, or the negative is not trusted at all (the 1 may
+	// have replaced a refused candidate): a printed dark square with a paler centre (a
 	// cable's label) is a light-pipped 1 in the negative, read in pictures whose dice the
 	// picture's edge cut away (matteop65/two_9 and three_47 in the cut bench, at 0.55 and
 	// 0.60; the negatives' real 1s at 0.97 and more).
-	return slices.DeleteFunc(r.pipDice(neg, off, dice), func(d Die) bool { return d.Value == 1 && d.Confidence < negativeOneSure })
+	out := r.pipDice(neg, off, dice)
+	if slices.ContainsFunc(out, func(d Die) bool { return d.Value == 1 && d.Confidence < negativeOneSure }) {
+		return dice
+	}
+	return out
 }
 
 // negativeOneSure is the least confidence of a 1 that negativePipDice keeps.

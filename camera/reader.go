@@ -91,16 +91,12 @@ func NewReader(o ReaderOpts) *Reader {
 // Close frees the C memory of the networks the Reader keeps between reads. The Reader may
 // still be used after; it then loads them again.
 func (r *Reader) Close() error {
-	closeRunners(r.nets)
-	return nil
-}
-
-func closeRunners(rs [2]*netRunner) {
-	for _, n := range rs {
+	for _, n := range r.nets {
 		if n != nil {
 			n.close()
 		}
 	}
+	return nil
 }
 
 // Opts returns the reader's options.
