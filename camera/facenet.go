@@ -122,6 +122,27 @@ func parseFaceNet(b []byte) (*faceNet, error) {
 	return n, nil
 }
 
+// head turns the convolutions' output (64 channels of 4×4) into the seven outputs'
+// probabilities: the two dense layers and a softmax.
+func (n *faceNet) head(feat []float32) [7]float64 {
+	h := n.fc1.apply(feat, true)
+	o := n.fc2.apply(h, false)
+	var p [7]float64
+	m := math.Inf(-1)
+	for _, v := range o {
+		m = math.Max(m, float64(v))
+	}
+	sum := 0.0
+	for i, v := range o {
+		p[i] = math.Exp(float64(v) - m)
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	return p
+}
+
 func (d denseLayer) apply(x []float32, relu bool) []float32 {
 	out := make([]float32, d.out)
 	for o := range out {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -16,8 +15,8 @@ const netIdle = 4
 
 // netRunner runs one faceNet for a Reader. The convolutions, nearly all of a pass's work,
 // run in OpenCV's dnn module, which vectorises them (AVX on a PC, NEON on the Pi): a pass
-// takes about 0.3 ms there against 2.3 ms in plain Go loops. The dense layers and the
-// softmax stay in Go. A gocv.Net holds C memory and is not safe for concurrent use, so the
+// takes about 0.3 ms there against 2.3 ms in plain Go loops. The rest (faceNet.head) is
+// small enough for Go. A gocv.Net holds C memory and is not safe for concurrent use, so the
 // runner keeps its idle ones until Reader.Close.
 type netRunner struct {
 	w    *faceNet
@@ -85,22 +84,7 @@ func (n *netRunner) probs(x []float32) [7]float64 {
 	if err != nil || len(feat) != n.w.fc1.in {
 		panic(fmt.Sprintf("camera: the face network's convolutions gave %d values (%v), want %d", len(feat), err, n.w.fc1.in))
 	}
-	h := n.w.fc1.apply(feat, true)
-	o := n.w.fc2.apply(h, false)
-	var p [7]float64
-	m := math.Inf(-1)
-	for _, v := range o {
-		m = math.Max(m, float64(v))
-	}
-	sum := 0.0
-	for i, v := range o {
-		p[i] = math.Exp(float64(v) - m)
-		sum += p[i]
-	}
-	for i := range p {
-		p[i] /= sum
-	}
-	return p
+	return n.w.head(feat)
 }
 
 // darknet writes a faceNet's convolutions as a Darknet model, the simplest format OpenCV's

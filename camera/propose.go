@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"sync"
 
 	"gocv.io/x/gocv"
 )
@@ -257,16 +258,12 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		}
 	}
 	// A dark die's light pips, found only when a die read shows such pips.
-	var light []darkSpot
-	lightDone := false
+	light := sync.OnceValue(func() []darkSpot { return lightSpots(g, gray) })
 	spotsOf := func(d Die) []darkSpot {
-		if !d.light {
-			return spots
+		if d.light {
+			return light()
 		}
-		if !lightDone {
-			light, lightDone = lightSpots(g, gray), true
-		}
-		return light
+		return spots
 	}
 	return continued(img, g, r.o.MinContrast, r.oneDice(img, off, spots, g, append(kept, out...)), spotsOf, off)
 }

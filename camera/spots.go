@@ -58,8 +58,9 @@ func spotsIn(gray gocv.Mat, scale float64, op gocv.MorphType) ([]darkSpot, bool)
 	bh := gocv.NewMat()
 	defer bh.Close()
 	gocv.MorphologyEx(gray, &bh, op, kern)
-	// The tray's own texture sets the threshold; a pip on an ivory die is far darker. The
-	// texture's 0.9 quantile from every 7th pixel, by a histogram of the bytes.
+	// The tray's own texture sets the threshold; a pip on an ivory die is far darker (a white
+	// pip on a dark die far lighter). The texture's 0.9 quantile from every 7th pixel, by a
+	// histogram of the bytes.
 	v, err := bh.DataPtrUint8()
 	if err != nil {
 		return nil, false
