@@ -101,11 +101,27 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	// are too few to move them.
 	tD := math.Max(r.o.MinContrast, 4*median(bgD))
 	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
+	// dist > tD for every pixel, with the surface's quadratic taken a row at a time and the
+	// distances compared squared: the reader's hottest loop.
 	g := newGrid(w, h)
 	n := 0
+	tD2 := tD * tD
 	for y := 0; y < h; y++ {
+		fy := 2*float64(y)/float64(h) - 1
+		var a0, a1, a2 [3]float64 // the surface along the row: a0 + a1·fx + a2·fx²
+		for c := 0; c < 3; c++ {
+			a0[c] = model[c][0] + model[c][2]*fy + model[c][4]*fy*fy
+			a1[c] = model[c][1] + model[c][5]*fy
+			a2[c] = model[c][3]
+		}
+		row := lab.p[y*w*3 : (y+1)*w*3]
 		for x := 0; x < w; x++ {
-			if dist(x, y) > tD {
+			fx := 2*float64(x)/float64(w) - 1
+			p := row[3*x : 3*x+3 : 3*x+3]
+			l, a, b := float64(p[0]), float64(p[1]), float64(p[2])
+			dl, da, db := l-(a0[0]+fx*(a1[0]+fx*a2[0])), a-(a0[1]+fx*(a1[1]+fx*a2[1])), b-(a0[2]+fx*(a1[2]+fx*a2[2]))
+			el, ea, eb := l-mode[0], a-mode[1], b-mode[2]
+			if min(dl*dl+1.5*(da*da+db*db), el*el+1.5*(ea*ea+eb*eb)) > tD2 {
 				g.b[y*w+x] = true
 				n++
 			}
