@@ -53,31 +53,29 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 		d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
 		return math.Sqrt(min(d1, d2))
 	}
-	// shade says whether a pixel is the tray in shade: its hue, with less light (down to
-	// shadeMin of the tray's). A box's inner walls and the floor beside them are the tray's
-	// cardboard turned from the light (see cutBlobs).
-	shade := func(x, y int, t float64) bool {
-		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
-		basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
-		i := (y*w + x) * 3
-		for _, ref := range [2]*[3]float64{nil, &mode} {
-			var m [3]float64
-			if ref == nil {
-				for c := 0; c < 3; c++ {
-					for k := 0; k < 6; k++ {
-						m[c] += model[c][k] * basis[k]
-					}
-				}
-			} else {
-				m = *ref
-			}
-			dL := float64(lab.p[i]) - m[0]
-			da, db := float64(lab.p[i+1])-m[1], float64(lab.p[i+2])-m[2]
-			if 1.5*(da*da+db*db) <= t*t/4 && dL <= 0 && dL >= -(1-shadeMin)*m[0] {
+	// shade says whether pixel p, where the modelled surface has colour m, is the tray in
+	// shade: its hue, with less light (down to shadeMin of the tray's). A box's inner walls
+	// and the floor beside them are the tray's cardboard turned from the light (see cutBlobs).
+	shade := func(p []byte, m [3]float64, t float64) bool {
+		for _, ref := range [2]*[3]float64{&m, &mode} {
+			dL := float64(p[0]) - ref[0]
+			da, db := float64(p[1])-ref[1], float64(p[2])-ref[2]
+			if 1.5*(da*da+db*db) <= t*t/4 && dL <= 0 && dL >= -(1-shadeMin)*ref[0] {
 				return true
 			}
 		}
 		return false
+	}
+	// The surface along row y, as a0 + a1·fx + a2·fx²: the per-pixel loops below are the
+	// reader's hottest, and take the quadratic a row at a time.
+	rowOf := func(y int) (a0, a1, a2 [3]float64) {
+		fy := 2*float64(y)/float64(h) - 1
+		for c := 0; c < 3; c++ {
+			a0[c] = model[c][0] + model[c][2]*fy + model[c][4]*fy*fy
+			a1[c] = model[c][1] + model[c][5]*fy
+			a2[c] = model[c][3]
+		}
+		return
 	}
 	grad := func(x, y int) float64 { // of L; 0 on the picture's outermost pixels
 		if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
@@ -101,19 +99,12 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	// are too few to move them.
 	tD := math.Max(r.o.MinContrast, 4*median(bgD))
 	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
-	// dist > tD for every pixel, with the surface's quadratic taken a row at a time and the
-	// distances compared squared: the reader's hottest loop.
+	// dist > tD for every pixel, the distances compared squared.
 	g := newGrid(w, h)
 	n := 0
 	tD2 := tD * tD
 	for y := 0; y < h; y++ {
-		fy := 2*float64(y)/float64(h) - 1
-		var a0, a1, a2 [3]float64 // the surface along the row: a0 + a1·fx + a2·fx²
-		for c := 0; c < 3; c++ {
-			a0[c] = model[c][0] + model[c][2]*fy + model[c][4]*fy*fy
-			a1[c] = model[c][1] + model[c][5]*fy
-			a2[c] = model[c][3]
-		}
+		a0, a1, a2 := rowOf(y)
 		row := lab.p[y*w*3 : (y+1)*w*3]
 		for x := 0; x < w; x++ {
 			fx := 2*float64(x)/float64(w) - 1
@@ -142,12 +133,15 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	}
 	sh := newGrid(w, h)
 	for y := 0; y < h; y++ {
+		a0, a1, a2 := rowOf(y)
 		for x := 0; x < w; x++ {
 			if grad(x, y) > tG {
 				g.b[y*w+x] = true
 			}
 			if g.b[y*w+x] {
-				sh.b[y*w+x] = shade(x, y, tD)
+				fx := 2*float64(x)/float64(w) - 1
+				m := [3]float64{a0[0] + fx*(a1[0]+fx*a2[0]), a0[1] + fx*(a1[1]+fx*a2[1]), a0[2] + fx*(a1[2]+fx*a2[2])}
+				sh.b[y*w+x] = shade(lab.p[3*(y*w+x):3*(y*w+x)+3], m, tD)
 			}
 		}
 	}
