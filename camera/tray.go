@@ -34,24 +34,11 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	// commonest colour) and its gradient are computed where needed rather than kept for the
 	// whole picture: the border's samples first give the thresholds.
 	dist := func(x, y int) float64 {
-		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
-		basis := [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy}
-		var d [3]float64
+		m := surface(model, y, h).at(x, w)
 		i := (y*w + x) * 3
-		for c := 0; c < 3; c++ {
-			var m float64
-			for k := 0; k < 6; k++ {
-				m += model[c][k] * basis[k]
-			}
-			d[c] = float64(lab.p[i+c]) - m
-		}
-		d1 := d[0]*d[0] + 1.5*(d[1]*d[1]+d[2]*d[2])
-		var e [3]float64
-		for c := 0; c < 3; c++ {
-			e[c] = float64(lab.p[i+c]) - mode[c]
-		}
-		d2 := e[0]*e[0] + 1.5*(e[1]*e[1]+e[2]*e[2])
-		return math.Sqrt(min(d1, d2))
+		d0, d1, d2 := float64(lab.p[i])-m[0], float64(lab.p[i+1])-m[1], float64(lab.p[i+2])-m[2]
+		e0, e1, e2 := float64(lab.p[i])-mode[0], float64(lab.p[i+1])-mode[1], float64(lab.p[i+2])-mode[2]
+		return math.Sqrt(min(d0*d0+1.5*(d1*d1+d2*d2), e0*e0+1.5*(e1*e1+e2*e2)))
 	}
 	// shade says whether pixel p, where the modelled surface has colour m, is the tray in
 	// shade: its hue, with less light (down to shadeMin of the tray's). A box's inner walls
@@ -65,17 +52,6 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 			}
 		}
 		return false
-	}
-	// The surface along row y, as a0 + a1·fx + a2·fx²: the per-pixel loops below are the
-	// reader's hottest, and take the quadratic a row at a time.
-	rowOf := func(y int) (a0, a1, a2 [3]float64) {
-		fy := 2*float64(y)/float64(h) - 1
-		for c := 0; c < 3; c++ {
-			a0[c] = model[c][0] + model[c][2]*fy + model[c][4]*fy*fy
-			a1[c] = model[c][1] + model[c][5]*fy
-			a2[c] = model[c][3]
-		}
-		return
 	}
 	grad := func(x, y int) float64 { // of L; 0 on the picture's outermost pixels
 		if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
@@ -99,18 +75,19 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	// are too few to move them.
 	tD := math.Max(r.o.MinContrast, 4*median(bgD))
 	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
-	// dist > tD for every pixel, the distances compared squared.
+	// dist > tD for every pixel, inlined: the reader's hottest loop. The surface is taken a
+	// row at a time and the distances are compared squared.
 	g := newGrid(w, h)
 	n := 0
 	tD2 := tD * tD
 	for y := 0; y < h; y++ {
-		a0, a1, a2 := rowOf(y)
+		s := surface(model, y, h)
 		row := lab.p[y*w*3 : (y+1)*w*3]
 		for x := 0; x < w; x++ {
-			fx := 2*float64(x)/float64(w) - 1
+			m := s.at(x, w)
 			p := row[3*x : 3*x+3 : 3*x+3]
 			l, a, b := float64(p[0]), float64(p[1]), float64(p[2])
-			dl, da, db := l-(a0[0]+fx*(a1[0]+fx*a2[0])), a-(a0[1]+fx*(a1[1]+fx*a2[1])), b-(a0[2]+fx*(a1[2]+fx*a2[2]))
+			dl, da, db := l-m[0], a-m[1], b-m[2]
 			el, ea, eb := l-mode[0], a-mode[1], b-mode[2]
 			if min(dl*dl+1.5*(da*da+db*db), el*el+1.5*(ea*ea+eb*eb)) > tD2 {
 				g.b[y*w+x] = true
@@ -133,19 +110,39 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	}
 	sh := newGrid(w, h)
 	for y := 0; y < h; y++ {
-		a0, a1, a2 := rowOf(y)
+		s := surface(model, y, h)
 		for x := 0; x < w; x++ {
 			if grad(x, y) > tG {
 				g.b[y*w+x] = true
 			}
 			if g.b[y*w+x] {
-				fx := 2*float64(x)/float64(w) - 1
-				m := [3]float64{a0[0] + fx*(a1[0]+fx*a2[0]), a0[1] + fx*(a1[1]+fx*a2[1]), a0[2] + fx*(a1[2]+fx*a2[2])}
-				sh.b[y*w+x] = shade(lab.p[3*(y*w+x):3*(y*w+x)+3], m, tD)
+				sh.b[y*w+x] = shade(lab.p[3*(y*w+x):3*(y*w+x)+3], s.at(x, w), tD)
 			}
 		}
 	}
 	return g, sh
+}
+
+// surfaceRow is the tray's modelled surface (fitBackground's quadratic in L, a and b) along
+// one row of the picture: a0 + a1·fx + a2·fx² per channel, fx running from -1 to 1 across it.
+type surfaceRow struct{ a0, a1, a2 [3]float64 }
+
+// surface is the row y of h of the surface model.
+func surface(model [3][6]float64, y, h int) surfaceRow {
+	fy := 2*float64(y)/float64(h) - 1
+	var s surfaceRow
+	for c := 0; c < 3; c++ {
+		s.a0[c] = model[c][0] + model[c][2]*fy + model[c][4]*fy*fy
+		s.a1[c] = model[c][1] + model[c][5]*fy
+		s.a2[c] = model[c][3]
+	}
+	return s
+}
+
+// at is the surface's colour at column x of w.
+func (s surfaceRow) at(x, w int) [3]float64 {
+	fx := 2*float64(x)/float64(w) - 1
+	return [3]float64{s.a0[0] + fx*(s.a1[0]+fx*s.a2[0]), s.a0[1] + fx*(s.a1[1]+fx*s.a2[1]), s.a0[2] + fx*(s.a1[2]+fx*s.a2[2])}
 }
 
 // fitBackground fits L, a and b of the border pixels with a quadratic surface each, twice,
