@@ -48,6 +48,20 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 					// layout), not clutter: of the 30 so refused in the shared photos, all
 					// 30 stood where a labelled die does.
 					f = face{why: fmt.Sprintf("read %d against the tray's wall, where a side face's pip or half a face reads so", f.value), square: f.square}
+				} else if c.wall && f.value == 0 && c.side < 0.85*c.die {
+					// Peeled off the wall smaller than the picture's dice: the peel may
+					// have taken part of the die with the wall's shade (a smoky 4 at the
+					// tray's foot in IMG_20191208_112857, peeled 26 px wide of 37). Read
+					// at the picture's die size, three or more pips in a layout are a die
+					// (the wall's texture fits a 1 or a 2, see above); else it is taken for
+					// what is left of the wall, as below.
+					c2 := c
+					c2.side, c2.r.w, c2.r.h = c.die, c.die, c.die
+					if g := r.readFace(img, c2); g.value >= 3 && !g.amb {
+						f, alt[i] = g, c2
+					} else {
+						f.clutter = true
+					}
 				} else if c.wall && f.value == 0 {
 					// Unread (no layout at all), it may as well be what is left of the
 					// wall or of clutter (a cable's label): such blobs were no candidates
