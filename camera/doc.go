@@ -19,7 +19,8 @@
 //     huddle of dice outweighs the lone dice by area). Such other sizes are tried only from
 //     2% of the picture up: a lone speck's vote is no die size. A blob too big for nine dice (a box's
 //     frame with its walls in shade) is peeled: the tray's hue with less light is taken out,
-//     and dice read there with three or more pips are kept (a 1 or 2 there is refused).
+//     and dice read there with three or more pips are kept (a 1 or 2 there is refused); one
+//     peeled smaller than the picture's dice and unread is read again at their size.
 //     Blobs too big for one die are split several ways and the faces decide which split is
 //     right (two complete readings that differ make the blob unreadable).
 //  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of
