@@ -17,13 +17,12 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	w, h := lab.w, lab.h
 	bw := max(2, int(0.03*float64(max(w, h))))
 	var model [3][6]float64
-	border := func(x, y int) bool { return x < bw || y < bw || x >= w-bw || y >= h-bw }
 	if len(r.o.BackgroundLab) == 3 {
 		for c := 0; c < 3; c++ {
 			model[c][0] = r.o.BackgroundLab[c]
 		}
 	} else {
-		model = fitBackground(lab, border)
+		model = fitBackground(lab, bw)
 	}
 	// The commonest colour is the tray too: it catches a tray whose frame fills the border.
 	mode := modeColour(lab)
@@ -63,14 +62,12 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 		return math.Abs(gx) + math.Abs(gy)
 	}
 	var bgD, bgG []float64
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			if border(x, y) && (x+y)%3 == 0 {
-				bgG = append(bgG, grad(x, y))
-				bgD = append(bgD, dist(x, y))
-			}
+	ring(w, h, bw, 1, 1, w-1, h-1, 1, func(x, y int) {
+		if (x+y)%3 == 0 {
+			bgG = append(bgG, grad(x, y))
+			bgD = append(bgD, dist(x, y))
 		}
-	}
+	})
 	// Border medians measure the tray's own noise and texture; dice or cables on the border
 	// are too few to move them.
 	tD := math.Max(r.o.MinContrast, 4*median(bgD))
@@ -145,9 +142,29 @@ func (s surfaceRow) at(x, w int) [3]float64 {
 	return [3]float64{s.a0[0] + fx*(s.a1[0]+fx*s.a2[0]), s.a0[1] + fx*(s.a1[1]+fx*s.a2[1]), s.a0[2] + fx*(s.a1[2]+fx*s.a2[2])}
 }
 
-// fitBackground fits L, a and b of the border pixels with a quadratic surface each, twice,
-// dropping outliers (dice or cables on the border) the second time.
-func fitBackground(lab labImage, border func(x, y int) bool) [3][6]float64 {
+// ring calls fn, row by row, for the points of the grid of step from (x0, y0) to (x1, y1),
+// exclusive, that lie within bw of the edge of a w×h picture: the border the tray is modelled
+// from. It visits them as a scan of the whole grid would, without testing every point.
+func ring(w, h, bw, x0, y0, x1, y1, step int, fn func(x, y int)) {
+	for y := y0; y < y1; y += step {
+		x := x0
+		if y >= bw && y < h-bw {
+			for ; x < x1 && x < bw; x += step {
+				fn(x, y)
+			}
+			if x < w-bw {
+				x += (w - bw - x + step - 1) / step * step
+			}
+		}
+		for ; x < x1; x += step {
+			fn(x, y)
+		}
+	}
+}
+
+// fitBackground fits L, a and b of the border pixels (within bw of the edge) with a quadratic
+// surface each, twice, dropping outliers (dice or cables on the border) the second time.
+func fitBackground(lab labImage, bw int) [3][6]float64 {
 	w, h := lab.w, lab.h
 	type sample struct {
 		b [6]float64
@@ -155,25 +172,14 @@ func fitBackground(lab labImage, border func(x, y int) bool) [3][6]float64 {
 	}
 	step := max(1, (w+h)/300)
 	n := 0
-	for y := 0; y < h; y += step {
-		for x := 0; x < w; x += step {
-			if border(x, y) {
-				n++
-			}
-		}
-	}
+	ring(w, h, bw, 0, 0, w, h, step, func(x, y int) { n++ })
 	ss := make([]sample, 0, n)
-	for y := 0; y < h; y += step {
-		for x := 0; x < w; x += step {
-			if !border(x, y) {
-				continue
-			}
-			fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
-			i := (y*w + x) * 3
-			ss = append(ss, sample{b: [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy},
-				v: [3]float64{float64(lab.p[i]), float64(lab.p[i+1]), float64(lab.p[i+2])}})
-		}
-	}
+	ring(w, h, bw, 0, 0, w, h, step, func(x, y int) {
+		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
+		i := (y*w + x) * 3
+		ss = append(ss, sample{b: [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy},
+			v: [3]float64{float64(lab.p[i]), float64(lab.p[i+1]), float64(lab.p[i+2])}})
+	})
 	var model [3][6]float64
 	use := make([]bool, len(ss))
 	for i := range use {

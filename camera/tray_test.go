@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -34,6 +35,31 @@ func TestSurfaceRow(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestRing checks ring against a scan of the whole grid that tests every point.
+func TestRing(t *testing.T) {
+	for _, c := range []struct{ w, h, bw, x0, y0, x1, y1, step int }{
+		{256, 192, 7, 0, 0, 256, 192, 1},
+		{256, 192, 7, 1, 1, 255, 191, 1},
+		{640, 480, 19, 0, 0, 640, 480, 3},
+		{641, 479, 19, 0, 0, 641, 479, 4},
+		{20, 20, 11, 0, 0, 20, 20, 1}, // border wider than half the picture
+		{30, 17, 2, 1, 1, 29, 16, 5},
+	} {
+		var got, want [][2]int
+		ring(c.w, c.h, c.bw, c.x0, c.y0, c.x1, c.y1, c.step, func(x, y int) { got = append(got, [2]int{x, y}) })
+		for y := c.y0; y < c.y1; y += c.step {
+			for x := c.x0; x < c.x1; x += c.step {
+				if x < c.bw || y < c.bw || x >= c.w-c.bw || y >= c.h-c.bw {
+					want = append(want, [2]int{x, y})
+				}
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%+v: %d points, want %d", c, len(got), len(want))
 		}
 	}
 }
