@@ -29,15 +29,11 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	if len(r.o.BackgroundLab) == 3 {
 		mode = [3]float64{r.o.BackgroundLab[0], r.o.BackgroundLab[1], r.o.BackgroundLab[2]}
 	}
-	// Each pixel's distance to the tray's colour (the nearer of the modelled surface and the
-	// commonest colour) and its gradient are computed where needed rather than kept for the
-	// whole picture: the border's samples first give the thresholds.
+	// The border's samples of each pixel's distance to the tray's colour, and of its
+	// gradient, give the thresholds.
 	dist := func(x, y int) float64 {
-		m := surface(model, y, h).at(x, w)
 		i := (y*w + x) * 3
-		d0, d1, d2 := float64(lab.p[i])-m[0], float64(lab.p[i+1])-m[1], float64(lab.p[i+2])-m[2]
-		e0, e1, e2 := float64(lab.p[i])-mode[0], float64(lab.p[i+1])-mode[1], float64(lab.p[i+2])-mode[2]
-		return math.Sqrt(min(d0*d0+1.5*(d1*d1+d2*d2), e0*e0+1.5*(e1*e1+e2*e2)))
+		return math.Sqrt(trayDist2(lab.p[i:i+3:i+3], surface(model, y, h).at(x, w), mode))
 	}
 	// shade says whether pixel p, where the modelled surface has colour m, is the tray in
 	// shade: its hue, with less light (down to shadeMin of the tray's). A box's inner walls
@@ -72,8 +68,8 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	// are too few to move them.
 	tD := math.Max(r.o.MinContrast, 4*median(bgD))
 	tG := math.Max(1.5*r.o.MinContrast, 4*median(bgG))
-	// dist > tD for every pixel, inlined: the reader's hottest loop. The surface is taken a
-	// row at a time and the distances are compared squared.
+	// dist > tD for every pixel: the reader's hottest loop, so the surface is taken a row at
+	// a time and the distances are compared squared.
 	g := newGrid(w, h)
 	n := 0
 	tD2 := tD * tD
@@ -81,12 +77,7 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 		s := surface(model, y, h)
 		row := lab.p[y*w*3 : (y+1)*w*3]
 		for x := 0; x < w; x++ {
-			m := s.at(x, w)
-			p := row[3*x : 3*x+3 : 3*x+3]
-			l, a, b := float64(p[0]), float64(p[1]), float64(p[2])
-			dl, da, db := l-m[0], a-m[1], b-m[2]
-			el, ea, eb := l-mode[0], a-mode[1], b-mode[2]
-			if min(dl*dl+1.5*(da*da+db*db), el*el+1.5*(ea*ea+eb*eb)) > tD2 {
+			if trayDist2(row[3*x:3*x+3:3*x+3], s.at(x, w), mode) > tD2 {
 				g.b[y*w+x] = true
 				n++
 			}
@@ -118,6 +109,15 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 		}
 	}
 	return g, sh
+}
+
+// trayDist2 is the squared distance of the Lab pixel p to the tray's colour: the nearer of
+// the modelled surface there (m) and the commonest colour (mode), hue counting 1.5 times.
+func trayDist2(p []byte, m, mode [3]float64) float64 {
+	l, a, b := float64(p[0]), float64(p[1]), float64(p[2])
+	dl, da, db := l-m[0], a-m[1], b-m[2]
+	el, ea, eb := l-mode[0], a-mode[1], b-mode[2]
+	return min(dl*dl+1.5*(da*da+db*db), el*el+1.5*(ea*ea+eb*eb))
 }
 
 // surfaceRow is the tray's modelled surface (fitBackground's quadratic in L, a and b) along
