@@ -59,7 +59,7 @@ func edgeTurn(lab []byte, P int, S float64, bufs *floats) (float64, float64, flo
 			}
 			j := (y-x0)*n + x - x0
 			c2, s2 := jxx[j]-jyy[j], 2*jxy[j]
-			e := math.Hypot(c2, s2) // the dominant direction's excess energy
+			e := math.Sqrt(c2*c2 + s2*s2) // the dominant direction's excess energy (Hypot's care for overflow costs here)
 			if e == 0 {
 				continue
 			}

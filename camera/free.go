@@ -18,7 +18,7 @@ func gridContrast(C []float64, P int, ft fit) (occ, free float64) {
 			var s, n float64
 			for yy := int(y - r); yy <= int(y+r)+1; yy++ {
 				for xx := int(x - r); xx <= int(x+r)+1; xx++ {
-					if xx < 0 || yy < 0 || xx >= P || yy >= P || math.Hypot(float64(xx)-x, float64(yy)-y) > r {
+					if xx < 0 || yy < 0 || xx >= P || yy >= P || sq(float64(xx)-x)+sq(float64(yy)-y) > r*r {
 						continue
 					}
 					s += C[yy*P+xx]

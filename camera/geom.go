@@ -218,3 +218,6 @@ func otsu(v []float64, lo, hi float64) float64 {
 }
 
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+// sq is x². Hot loops compare squared distances (math.Hypot's care for overflow costs there).
+func sq(x float64) float64 { return x * x }

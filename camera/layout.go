@@ -80,33 +80,47 @@ func fitLayout(pts [][2]float64, dieSide float64) (fit, bool) {
 		phi := math.Atan2(dy, dx)
 		angs = append(angs, phi, phi-math.Pi/4)
 	}
+	// The pips in each turn's frame do not depend on the layout: they are placed once.
+	type turn struct {
+		f   frame
+		loc [][2]float64
+	}
+	turns := make([]turn, 0, len(angs))
+	locs := make([][2]float64, n*len(angs))
+	for k, ang := range angs {
+		ang = math.Mod(ang+4*math.Pi, math.Pi/2)
+		f := frame{cx: cx, cy: cy, ang: ang, a: 1}
+		c, s := math.Cos(ang), math.Sin(ang)
+		loc := locs[k*n : k*n+n]
+		var sa float64
+		var na int
+		for i, p := range pts {
+			dx, dy := p[0]-cx, p[1]-cy
+			u, v := c*dx+s*dy, -s*dx+c*dy // f.local with a = 1
+			loc[i] = [2]float64{u, v}
+			if m := math.Max(math.Abs(u), math.Abs(v)); m > 0.05*dieSide {
+				sa += m
+				na++
+			}
+		}
+		if na == 0 {
+			continue
+		}
+		f.a = sa / float64(na)
+		turns = append(turns, turn{f, loc})
+	}
 	best := fit{err: math.Inf(1)}
+	used := make([]bool, n)
 	for _, l := range ls {
-		for _, ang := range angs {
-			ang = math.Mod(ang+4*math.Pi, math.Pi/2)
-			f := frame{cx: cx, cy: cy, ang: ang, a: 1}
-			var sa float64
-			var na int
-			loc := make([][2]float64, n)
-			for i, p := range pts {
-				u, v := f.local(p[0], p[1])
-				loc[i] = [2]float64{u, v}
-				if m := math.Max(math.Abs(u), math.Abs(v)); m > 0.05*dieSide {
-					sa += m
-					na++
-				}
-			}
-			if na == 0 {
-				continue
-			}
-			f.a = sa / float64(na)
-			used := make([]bool, n)
-			worst := 0.0
+		for _, tn := range turns {
+			f := tn.f
+			clear(used)
+			worst := 0.0 // squared until the end
 			ok := true
-			for _, q := range loc {
+			for _, q := range tn.loc {
 				bj, bd := -1, math.Inf(1)
 				for j, t := range l {
-					if d := math.Hypot(q[0]/f.a-t[0], q[1]/f.a-t[1]); d < bd {
+					if d := sq(q[0]/f.a-t[0]) + sq(q[1]/f.a-t[1]); d < bd {
 						bj, bd = j, d
 					}
 				}
@@ -117,7 +131,7 @@ func fitLayout(pts [][2]float64, dieSide float64) (fit, bool) {
 				used[bj] = true
 				worst = math.Max(worst, bd)
 			}
-			if ok && worst < best.err {
+			if worst = math.Sqrt(worst); ok && worst < best.err {
 				best = fit{value: n, layout: l, f: f, err: worst}
 			}
 		}

@@ -1,6 +1,10 @@
 package camera
 
-import "math"
+import (
+	"bytes"
+	"math"
+	"unsafe"
+)
 
 // Small binary-image helpers on row-major []bool grids. They are plain Go so the detection
 // stage allocates no Mats beyond the downscaled frame.
@@ -103,19 +107,15 @@ func (g grid) components(minSize int) [][]int { return g.label(minSize, true) }
 // label flood-fills the true pixels into components of at least minSize
 // pixels, 8-connected when diag is set, else 4-connected.
 func (g grid) label(minSize int, diag bool) [][]int {
-	// The grid with a false border one pixel wide, so that neighbours need no bounds checks.
+	// The grid with a false border one pixel wide, so that neighbours need no bounds checks;
+	// as bytes, so that the scan for the next unlabelled pixel can skip runs (IndexByte).
 	W := g.w + 2
-	left := make([]bool, W*(g.h+2)) // true pixels not yet in a component
-	n := 0
+	left := make([]byte, W*(g.h+2)) // 1: a true pixel not yet in a component
+	src := boolBytes(g.b)
 	for y := 0; y < g.h; y++ {
-		row := g.b[y*g.w : (y+1)*g.w]
-		copy(left[(y+1)*W+1:], row)
-		for _, v := range row {
-			if v {
-				n++
-			}
-		}
+		copy(left[(y+1)*W+1:], src[y*g.w:(y+1)*g.w])
 	}
+	n := bytes.Count(src, []byte{1})
 	// Neighbours in the order the components' pixels come out in (callers see that order).
 	nb := []int{-1, 1, -W, W}
 	if diag {
@@ -126,20 +126,23 @@ func (g grid) label(minSize int, diag bool) [][]int {
 	// growing it by appending cost a fifth of the reader's allocations.
 	all := make([]int, 0, n)
 	stack := make([]int, 0, 1024)
-	for s, v := range left {
-		if !v {
-			continue
+	for s := 0; ; s++ {
+		k := bytes.IndexByte(left[s:], 1)
+		if k < 0 {
+			break
 		}
-		left[s] = false
+		s += k
+		left[s] = 0
 		stack = append(stack[:0], s)
 		start := len(all)
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			all = append(all, (i/W-1)*g.w+i%W-1)
+			y := i / W
+			all = append(all, (y-1)*g.w+i-y*W-1)
 			for _, o := range nb {
-				if j := i + o; left[j] {
-					left[j] = false
+				if j := i + o; left[j] != 0 {
+					left[j] = 0
 					stack = append(stack, j)
 				}
 			}
@@ -188,4 +191,13 @@ func (g grid) distance() []float64 {
 		}
 	}
 	return d
+}
+
+// boolBytes views bools as the bytes they are stored as (0 and 1), for the byte scans of
+// package bytes.
+func boolBytes(b []bool) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b))
 }

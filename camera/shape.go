@@ -32,7 +32,7 @@ func pipShape(img gocv.Mat, c cand, k float64, p pip, fL, fA, fB float64) (q, di
 		dl, da, db := float64(lab[3*i])-fL, float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
 		C[i] = math.Sqrt(dl*dl + 2*(da*da+db*db))
 		x, y := float64(i%P)-P/2, float64(i/P)-P/2
-		if math.Hypot(x, y) < 5 {
+		if x*x+y*y < 25 {
 			peak = math.Max(peak, C[i])
 		}
 	}
@@ -45,7 +45,7 @@ func pipShape(img gocv.Mat, c cand, k float64, p pip, fL, fA, fB float64) (q, di
 	best := math.Inf(1)
 	for _, comp := range g.components4(1) {
 		for _, i := range comp {
-			if d := math.Hypot(float64(i%P)-P/2, float64(i/P)-P/2); d < best {
+			if d := math.Sqrt(sq(float64(i%P)-P/2) + sq(float64(i/P)-P/2)); d < best {
 				best, px = d, comp
 			}
 		}

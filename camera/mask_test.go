@@ -1,0 +1,95 @@
+package camera
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// TestLabel checks the flood fill against a plain one with bounds checks, on grids with
+// pixels along every edge (the fill pads the grid to skip those checks) and on random grids,
+// both connectivities: the same components, each with its pixels in the same order.
+func TestLabel(t *testing.T) {
+	parse := func(rows ...string) grid {
+		g := newGrid(len(rows[0]), len(rows))
+		for y, r := range rows {
+			for x, c := range r {
+				g.b[y*g.w+x] = c == '#'
+			}
+		}
+		return g
+	}
+	tests := []struct {
+		name         string
+		g            grid
+		min          int
+		want8, want4 int // component counts
+	}{
+		{"diagonal pair joins only 8-connected", parse("#.", ".#"), 1, 1, 2},
+		{"edges and corners", parse("#..#", "....", "#..#"), 1, 4, 4},
+		{"ring of border pixels", parse("####", "#..#", "####"), 1, 1, 1},
+		{"small parts left out", parse("##.#", "....", "#..."), 2, 1, 1},
+		{"empty", parse("...", "..."), 1, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.g.label(tc.min, true); len(got) != tc.want8 || !reflect.DeepEqual(got, naiveLabel(tc.g, tc.min, true)) {
+				t.Errorf("8-connected: %v, want %d components as %v", got, tc.want8, naiveLabel(tc.g, tc.min, true))
+			}
+			if got := tc.g.label(tc.min, false); len(got) != tc.want4 || !reflect.DeepEqual(got, naiveLabel(tc.g, tc.min, false)) {
+				t.Errorf("4-connected: %v, want %d components as %v", got, tc.want4, naiveLabel(tc.g, tc.min, false))
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := 0; k < 200; k++ {
+		g := newGrid(1+rng.IntN(40), 1+rng.IntN(40))
+		p := rng.Float64()
+		for i := range g.b {
+			g.b[i] = rng.Float64() < p
+		}
+		for _, diag := range []bool{true, false} {
+			min := 1 + rng.IntN(4)
+			if got, want := g.label(min, diag), naiveLabel(g, min, diag); !reflect.DeepEqual(got, want) {
+				t.Fatalf("random %dx%d grid, diag %v, min %d: got %v, want %v", g.w, g.h, diag, min, got, want)
+			}
+		}
+	}
+}
+
+// naiveLabel is label written plainly: components in scan order, each filled from a stack
+// with the neighbours taken in label's order.
+func naiveLabel(g grid, minSize int, diag bool) [][]int {
+	nb := [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
+	if diag {
+		nb = [][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+	}
+	seen := make([]bool, len(g.b))
+	var out [][]int
+	for s, v := range g.b {
+		if !v || seen[s] {
+			continue
+		}
+		seen[s] = true
+		stack, comp := []int{s}, []int{}
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			comp = append(comp, i)
+			for _, d := range nb {
+				x, y := i%g.w+d[0], i/g.w+d[1]
+				if x < 0 || y < 0 || x >= g.w || y >= g.h {
+					continue
+				}
+				if j := y*g.w + x; g.b[j] && !seen[j] {
+					seen[j] = true
+					stack = append(stack, j)
+				}
+			}
+		}
+		if len(comp) >= minSize {
+			out = append(out, comp)
+		}
+	}
+	return out
+}
