@@ -29,8 +29,9 @@ func findPips(C []float64, P int, S, t float64) []pip {
 	}
 	g := newGrid(n, n)
 	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			g.b[y*n+x] = C[(y+lo)*P+x+lo] > t
+		row, out := C[(y+lo)*P+lo:][:n], g.b[y*n:][:n]
+		for x, v := range row {
+			out[x] = v > t
 		}
 	}
 	type pair struct {

@@ -83,11 +83,18 @@ func (g grid) fillHoles(maxHole int) grid {
 			push(i + g.w)
 		}
 	}
+	out := grid{w: g.w, h: g.h, b: make([]bool, len(g.b))}
+	if maxHole >= len(g.b) { // every hole is filled: no need to tell them apart
+		for i, v := range g.b {
+			out.b[i] = v || !reach[i]
+		}
+		return out
+	}
 	holes := newGrid(g.w, g.h)
 	for i, v := range g.b {
 		holes.b[i] = !v && !reach[i]
 	}
-	out := grid{w: g.w, h: g.h, b: append([]bool(nil), g.b...)}
+	copy(out.b, g.b)
 	for _, hole := range holes.components4(0) {
 		if len(hole) <= maxHole {
 			for _, i := range hole {
