@@ -93,3 +93,50 @@ func naiveLabel(g grid, minSize int, diag bool) [][]int {
 	}
 	return out
 }
+
+// TestFillHoles checks that holes (false regions the border does not reach) are filled up to
+// the size given, and that filling every hole (the pip finder's case, which skips labelling
+// the holes) matches the general fill on random grids.
+func TestFillHoles(t *testing.T) {
+	g := newGrid(7, 5)
+	rows := []string{
+		"#######",
+		"#..#.##",
+		"#..#.#.",
+		"####.##",
+		"...####",
+	}
+	for y, r := range rows {
+		for x, c := range r {
+			g.b[y*g.w+x] = c == '#'
+		}
+	}
+	count := func(g grid) int {
+		n := 0
+		for _, v := range g.b {
+			if v {
+				n++
+			}
+		}
+		return n
+	}
+	// The 2×2 hole (4 pixels) and the 3-pixel column; the gap on the right edge and the
+	// bottom-left corner touch the border and stay open.
+	for _, tc := range []struct{ max, want int }{{0, 24}, {3, 27}, {4, 31}, {len(g.b), 31}} {
+		if got := count(g.fillHoles(tc.max)); got != tc.want {
+			t.Errorf("fillHoles(%d): %d true pixels, want %d", tc.max, got, tc.want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 200; k++ {
+		g := newGrid(3+rng.IntN(30), 3+rng.IntN(30))
+		p := rng.Float64()
+		for i := range g.b {
+			g.b[i] = rng.Float64() < p
+		}
+		// No hole reaches len-1 pixels (it cannot touch the border), so both fill them all.
+		if all, general := g.fillHoles(len(g.b)), g.fillHoles(len(g.b)-1); !reflect.DeepEqual(all.b, general.b) {
+			t.Fatalf("%dx%d grid: filling every hole differs from the general fill", g.w, g.h)
+		}
+	}
+}
