@@ -16,6 +16,14 @@ func edgeTurn(lab []byte, P int, S float64, bufs *floats) (float64, float64, flo
 	const win = 2 // the 5×5 window
 	half := float64(P) / 2
 	lo, hi := max(1, int(half-0.7*S)), min(P-2, int(half+0.7*S)+1)
+	// The window's pixels within 0.7 S of the centre both ways: from in0 to in1.
+	in0, in1 := lo, hi
+	for in0 <= hi && math.Abs(float64(in0)-half) > 0.7*S {
+		in0++
+	}
+	for in1 >= in0 && math.Abs(float64(in1)-half) > 0.7*S {
+		in1--
+	}
 	// Gradient and its tensor on the region, win pixels wider for the window.
 	x0, x1 := max(1, lo-win), min(P-2, hi+win)
 	n := x1 - x0 + 1
@@ -31,7 +39,7 @@ func edgeTurn(lab []byte, P int, S float64, bufs *floats) (float64, float64, flo
 			j := (y-x0)*n + x - x0
 			jxx[j], jyy[j], jxy[j] = gx*gx, gy*gy, gx*gy
 			w := gx*gx + gy*gy
-			if w == 0 || math.Abs(float64(x)-half) > 0.7*S || math.Abs(float64(y)-half) > 0.7*S {
+			if w == 0 || x < in0 || x > in1 || y < in0 || y > in1 {
 				continue
 			}
 			// cos4φ and sin4φ from the gradient without trigonometry.
@@ -49,15 +57,10 @@ func edgeTurn(lab []byte, P int, S float64, bufs *floats) (float64, float64, flo
 	boxSum(jyy, tmp, n, win)
 	boxSum(jxy, tmp, n, win)
 	var t4c, t4s float64
-	for y := lo; y <= hi; y++ {
-		if math.Abs(float64(y)-half) > 0.7*S {
-			continue
-		}
-		for x := lo; x <= hi; x++ {
-			if math.Abs(float64(x)-half) > 0.7*S {
-				continue
-			}
-			j := (y-x0)*n + x - x0
+	for y := in0; y <= in1; y++ {
+		row := (y - x0) * n
+		for x := in0; x <= in1; x++ {
+			j := row + x - x0
 			c2, s2 := jxx[j]-jyy[j], 2*jxy[j]
 			e := math.Sqrt(c2*c2 + s2*s2) // the dominant direction's excess energy (Hypot's care for overflow costs here)
 			if e == 0 {
