@@ -200,8 +200,8 @@ func (g grid) distance() []float64 {
 	return d
 }
 
-// boolBytes views bools as the bytes they are stored as (0 and 1), for the byte scans of
-// package bytes.
+// boolBytes views bools as the bytes the gc compiler stores them as (one byte, 0 or 1), for
+// the byte scans of package bytes (TestLabel would fail on a compiler that stored them so not).
 func boolBytes(b []bool) []byte {
 	if len(b) == 0 {
 		return nil

@@ -10,34 +10,25 @@ import (
 // pixels along every edge (the fill pads the grid to skip those checks) and on random grids,
 // both connectivities: the same components, each with its pixels in the same order.
 func TestLabel(t *testing.T) {
-	parse := func(rows ...string) grid {
-		g := newGrid(len(rows[0]), len(rows))
-		for y, r := range rows {
-			for x, c := range r {
-				g.b[y*g.w+x] = c == '#'
-			}
-		}
-		return g
-	}
 	tests := []struct {
 		name         string
 		g            grid
-		min          int
+		minSize      int
 		want8, want4 int // component counts
 	}{
-		{"diagonal pair joins only 8-connected", parse("#.", ".#"), 1, 1, 2},
-		{"edges and corners", parse("#..#", "....", "#..#"), 1, 4, 4},
-		{"ring of border pixels", parse("####", "#..#", "####"), 1, 1, 1},
-		{"small parts left out", parse("##.#", "....", "#..."), 2, 1, 1},
-		{"empty", parse("...", "..."), 1, 0, 0},
+		{"diagonal pair joins only 8-connected", parseGrid("#.", ".#"), 1, 1, 2},
+		{"edges and corners", parseGrid("#..#", "....", "#..#"), 1, 4, 4},
+		{"ring of border pixels", parseGrid("####", "#..#", "####"), 1, 1, 1},
+		{"small parts left out", parseGrid("##.#", "....", "#..."), 2, 1, 1},
+		{"empty", parseGrid("...", "..."), 1, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.g.label(tc.min, true); len(got) != tc.want8 || !reflect.DeepEqual(got, naiveLabel(tc.g, tc.min, true)) {
-				t.Errorf("8-connected: %v, want %d components as %v", got, tc.want8, naiveLabel(tc.g, tc.min, true))
+			if got := tc.g.label(tc.minSize, true); len(got) != tc.want8 || !reflect.DeepEqual(got, naiveLabel(tc.g, tc.minSize, true)) {
+				t.Errorf("8-connected: %v, want %d components as %v", got, tc.want8, naiveLabel(tc.g, tc.minSize, true))
 			}
-			if got := tc.g.label(tc.min, false); len(got) != tc.want4 || !reflect.DeepEqual(got, naiveLabel(tc.g, tc.min, false)) {
-				t.Errorf("4-connected: %v, want %d components as %v", got, tc.want4, naiveLabel(tc.g, tc.min, false))
+			if got := tc.g.label(tc.minSize, false); len(got) != tc.want4 || !reflect.DeepEqual(got, naiveLabel(tc.g, tc.minSize, false)) {
+				t.Errorf("4-connected: %v, want %d components as %v", got, tc.want4, naiveLabel(tc.g, tc.minSize, false))
 			}
 		})
 	}
@@ -49,12 +40,23 @@ func TestLabel(t *testing.T) {
 			g.b[i] = rng.Float64() < p
 		}
 		for _, diag := range []bool{true, false} {
-			min := 1 + rng.IntN(4)
-			if got, want := g.label(min, diag), naiveLabel(g, min, diag); !reflect.DeepEqual(got, want) {
-				t.Fatalf("random %dx%d grid, diag %v, min %d: got %v, want %v", g.w, g.h, diag, min, got, want)
+			minSize := 1 + rng.IntN(4)
+			if got, want := g.label(minSize, diag), naiveLabel(g, minSize, diag); !reflect.DeepEqual(got, want) {
+				t.Fatalf("random %dx%d grid, diag %v, minSize %d: got %v, want %v", g.w, g.h, diag, minSize, got, want)
 			}
 		}
 	}
+}
+
+// parseGrid makes a grid of rows of '#' (true) and '.' (false).
+func parseGrid(rows ...string) grid {
+	g := newGrid(len(rows[0]), len(rows))
+	for y, r := range rows {
+		for x, c := range r {
+			g.b[y*g.w+x] = c == '#'
+		}
+	}
+	return g
 }
 
 // naiveLabel is label written plainly: components in scan order, each filled from a stack
@@ -98,19 +100,13 @@ func naiveLabel(g grid, minSize int, diag bool) [][]int {
 // the size given, and that filling every hole (the pip finder's case, which skips labelling
 // the holes) matches the general fill on random grids.
 func TestFillHoles(t *testing.T) {
-	g := newGrid(7, 5)
-	rows := []string{
+	g := parseGrid(
 		"#######",
 		"#..#.##",
 		"#..#.#.",
 		"####.##",
 		"...####",
-	}
-	for y, r := range rows {
-		for x, c := range r {
-			g.b[y*g.w+x] = c == '#'
-		}
-	}
+	)
 	count := func(g grid) int {
 		n := 0
 		for _, v := range g.b {
