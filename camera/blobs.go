@@ -11,6 +11,17 @@ import (
 // readBlobs reads the faces of one hypothesis of the dice (one entry per blob, each a list of
 // ways to cut it) and keeps the best way for each blob.
 func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read map[cand]face) []Die {
+	// faceOf reads a candidate once: the hypotheses share many candidates.
+	faceOf := func(c cand) face {
+		key := c
+		key.die, key.lone = 0, false // the face does not depend on them
+		f, ok := read[key]
+		if !ok {
+			f = r.readFace(img, c)
+			read[key] = f
+		}
+		return f
+	}
 	var out []Die
 	for _, alts := range blobs {
 		best, bestScore := []Die(nil), math.Inf(-1)
@@ -28,13 +39,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			}
 			faces := make([]face, len(alt))
 			for i, c := range alt {
-				key := c
-				key.die, key.lone = 0, false // the face does not depend on them
-				f, ok := read[key]
-				if !ok {
-					f = r.readFace(img, c)
-					read[key] = f
-				}
+				f := faceOf(c)
 				if c.edge && f.value == 0 && math.Max(c.r.w, c.r.h) > 1.6*c.die {
 					// Cut by the picture's edge yet longer than a die's diagonal with its
 					// shadow: clutter running off the picture (a laptop's edge, a cable).
@@ -57,7 +62,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 					// what is left of the wall, as below.
 					c2 := c
 					c2.side, c2.r.w, c2.r.h = c.die, c.die, c.die
-					if g := r.readFace(img, c2); g.value >= 3 && !g.amb {
+					if g := faceOf(c2); g.value >= 3 && !g.amb {
 						f, alt[i] = g, c2
 					} else {
 						f.clutter = true

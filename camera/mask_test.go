@@ -34,11 +34,7 @@ func TestLabel(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for k := 0; k < 200; k++ {
-		g := newGrid(1+rng.IntN(40), 1+rng.IntN(40))
-		p := rng.Float64()
-		for i := range g.b {
-			g.b[i] = rng.Float64() < p
-		}
+		g := randomGrid(rng, 1, 40)
 		for _, diag := range []bool{true, false} {
 			minSize := 1 + rng.IntN(4)
 			if got, want := g.label(minSize, diag), naiveLabel(g, minSize, diag); !reflect.DeepEqual(got, want) {
@@ -55,6 +51,17 @@ func parseGrid(rows ...string) grid {
 		for x, c := range r {
 			g.b[y*g.w+x] = c == '#'
 		}
+	}
+	return g
+}
+
+// randomGrid makes a grid from lo to lo+n-1 pixels each way, its pixels true with a
+// probability drawn for the grid.
+func randomGrid(rng *rand.Rand, lo, n int) grid {
+	g := newGrid(lo+rng.IntN(n), lo+rng.IntN(n))
+	p := rng.Float64()
+	for i := range g.b {
+		g.b[i] = rng.Float64() < p
 	}
 	return g
 }
@@ -125,11 +132,7 @@ func TestFillHoles(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for k := 0; k < 200; k++ {
-		g := newGrid(3+rng.IntN(30), 3+rng.IntN(30))
-		p := rng.Float64()
-		for i := range g.b {
-			g.b[i] = rng.Float64() < p
-		}
+		g := randomGrid(rng, 3, 30)
 		// No hole reaches len-1 pixels (it cannot touch the border), so both fill them all.
 		if all, general := g.fillHoles(len(g.b)), g.fillHoles(len(g.b)-1); !reflect.DeepEqual(all.b, general.b) {
 			t.Fatalf("%dx%d grid: filling every hole differs from the general fill", g.w, g.h)
