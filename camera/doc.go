@@ -31,7 +31,8 @@
 //     unreadable. Pips are compact blobs that contrast with the face's own median
 //     colour, darker or lighter, any hue; holes from glare are filled; elongated blobs
 //     (pips on a foreshortened side face) are dropped. Pips are sought at three thresholds
-//     (and in a hue-only map when those read nothing); every valid reading must agree.
+//     (and in a hue-only map when those read nothing, then in its part along the pips' own
+//     hue, for coloured pips on a marbled face); every valid reading must agree.
 //  3. The pips must fit one of the canonical 1-6 layouts (any rotation, either orientation of
 //     2, 3 and 6), the free places of the 3×3 pip grid must be clear, and in an oblique view
 //     the pips left out must lie off the fitted face. A lone pip read as a 1 is refused when

@@ -49,6 +49,8 @@ type face struct {
 	// unlaid: pips were found but fit no canonical layout (or a lone pip read as a 1 at
 	// some pip thresholds only), on a candidate inside the picture (see netRead).
 	unlaid bool
+	// hued: read from the directed hue map (see pipHue), a fallback.
+	hued bool
 }
 
 func (f face) die(c cand, off image.Point) Die {
@@ -60,7 +62,7 @@ func (f face) die(c cand, off image.Point) Die {
 	}
 	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
 	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, src: c, fc: f.face,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, hued: f.hued, src: c, fc: f.face,
 		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
 	if f.unlaid {
 		d.unlaid = f.why

@@ -109,6 +109,12 @@ func holdsPip(d Die, dice []Die, half float64, off image.Point) bool {
 // pips (IMG_20191209_100510's 5 lost one turn of one network to it). Else it is refused. Like
 // stable, it is spent only on a reading that would be trusted: a photo with a die unread,
 // or with the wrong count, is left alone.
+//
+// A die read from the directed hue map (hued, see pipHue) completes a photo the same way: it
+// overturns a refusal of the contrast maps, so the other dice are checked too (under gamma0.7
+// 112419's 3 is read so, and the smoky 1 as a 2 went through). The hued die itself is not:
+// the networks, which saw few coloured pips on marbled dice, refuse it where it is right
+// (112451's magenta 4 on blue, 112648's red 6 on smoky).
 func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil || !r.trusted(dice) {
 		return
@@ -118,7 +124,7 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	}
 	side := dieSide(dice)
 	for i, d := range dice {
-		if d.Net {
+		if d.Net || d.hued {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
@@ -129,10 +135,10 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	}
 }
 
-// netCompleted says whether the networks read some of the dice (a die marked Net).
+// netCompleted says whether the networks, or the directed hue map, read some of the dice.
 func netCompleted(dice []Die) bool {
 	for _, d := range dice {
-		if d.Net {
+		if d.Net || d.hued {
 			return true
 		}
 	}

@@ -80,8 +80,9 @@ var netCases = []readCase{
 
 // TestNetUnmasks: a photo the network completes no longer hides a wrong pip reading behind
 // the refusal it overturned. In IMG_20191208_112419 the networks read a blue marbled 3 the
-// pip reader refuses; changed as other rigs would, the photo's smoky 1, a red pip beside a
-// glare streak, is read from its pips as a 2, and both networks lean to that 2 in its own
+// pip reader refuses (under gamma0.7 the directed hue map reads it, which unmasks as much:
+// see netConfirm); changed as other rigs would, the photo's smoky 1, two glare streaks
+// beside a red pip, is read from its pips as a 2, and both networks lean to that 2 in its own
 // square (a mean probability of 0.75 to 0.93). In the narrower square some turns read it
 // otherwise, so netConfirm refuses it; and the networks must not overturn the pip reader's
 // refusal of it either (under noise8, with two turns of eight allowed to dissent, they did).

@@ -187,26 +187,28 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	for _, f := range []float64{1, 0.65, 1.4} {
 		tries = append(tries, attempt{C, math.Max(t0*f, r.o.MinContrast)})
 	}
-	// The hue map and its threshold, made only when it is tried.
-	var Ch, innerH []float64
-	defer func() { r.bufs.put(Ch); r.bufs.put(innerH) }()
-	hue := func() attempt {
-		Ch = r.bufs.get(P * P)
-		innerH = r.bufs.get(n * n)[:0]
-		for y := 0; y < P; y++ {
-			for x := 0; x < P; x++ {
-				i := y*P + x
-				da, db := float64(lab[3*i+1])-fA, float64(lab[3*i+2])-fB
-				Ch[i] = 2 * math.Sqrt(da*da+db*db)
-				if inFace(x, y) {
-					innerH = append(innerH, Ch[i])
-				}
-			}
+	// The hue maps and their thresholds, made only when they are tried: the hue contrast with
+	// the face, then its part in the pips' own hue (see pipHue).
+	var Ch, Cd, innerH []float64
+	defer func() { r.bufs.put(Ch); r.bufs.put(Cd); r.bufs.put(innerH) }()
+	hue := func(directed bool) attempt {
+		if Ch == nil {
+			Ch, innerH = r.bufs.get(P*P), r.bufs.get(n*n)
 		}
-		return attempt{Ch, math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)}
+		innerH = hueMap(Ch, lab, P, inFace, fA, fB, 0, 0, innerH[:0])
+		M := Ch
+		if directed {
+			ua, ub, ok := pipHue(Ch, lab, P, inFace, quantile(innerH, 0.9), fA, fB)
+			if !ok {
+				return attempt{}
+			}
+			Cd = r.bufs.get(P * P)
+			M, innerH = Cd, hueMap(Cd, lab, P, inFace, fA, fB, ua, ub, innerH[:0])
+		}
+		return attempt{M, math.Max(otsu(innerH, 0, quantile(innerH, 0.995)+1), 2*r.o.MinContrast)}
 	}
 	if pol == 0 && !c.glare { // a white streak on a coloured face differs in hue too
-		tries = append(tries, attempt{}) // the hue map's place
+		tries = append(tries, attempt{}, attempt{}) // the hue maps' places
 	}
 	var (
 		pips []pip
@@ -238,12 +240,15 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	var Cu []float64 // the map of the attempt used
 	var Tu float64   // and its threshold
 	reads := 0       // thresholds that read the value
+	hued := false    // read from the directed hue map
 	for ai, a := range tries {
-		if ai == 3 {
+		if ai >= 3 {
 			if found {
-				break // the hue map is a fallback for faces the contrast map cannot read
+				break // the hue maps are fallbacks for faces the contrast map cannot read
 			}
-			a = hue()
+			if a = hue(ai == 4); a.C == nil {
+				continue
+			}
 		}
 		tf := a.t
 		ps := findPips(a.C, P, S, tf)
@@ -258,7 +263,6 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		if len(ps) == 0 {
 			continue
 		}
-		anyPips = true
 		fi, us, w := r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
 		if shaped && len(ps) >= 2 && (w.why != "" || len(us) < len(ps) || fi.value <= 3) {
 			// The pips' shapes tell a side face's pips from the top face's (see sideOf);
@@ -268,6 +272,13 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			}
 			fi, us, w = r.bestFit(ps, a.C, P, S, tf, square >= minSquare)
 		}
+		if ai == 4 && (w.why != "" || fi.value < 3) {
+			// The directed hue map only adds readings of three pips or more: its failures say
+			// nothing, and one or two spots of one hue are as likely glare, a reflection, or
+			// the part of a face the picture's edge leaves (cut 3s and 5s read as 2s).
+			continue
+		}
+		anyPips = true
 		if w.why != "" {
 			mixed = true
 			failed = failed || len(ps) > 1 // other pips than a lone one
@@ -309,6 +320,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		strong = strong || !fi.weak
 		if !found {
 			pips, ft, used, Cu, Tu, found = ps, fi, us, a.C, tf, true
+			hued = ai == 4
 		}
 	}
 	if sides && failed {
@@ -336,7 +348,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		// whose edges are not square (a round tray foot) is clutter, not a die.
 		return face{why: why, notDie: c.edge || square < minSquare, square: square, turned: max(turned, 0), bigger: bigger, unlaid: !c.edge}
 	}
-	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed, reads: reads}
+	f := face{value: ft.value, square: square, spacing: ft.f.a / S, mixed: mixed, reads: reads, hued: hued}
 	ca, sa := math.Cos(c.r.ang), math.Sin(c.r.ang)
 	{
 		// Face side: the pip grid spans 2 spacings; a face is about 3.6 spacings wide

@@ -73,6 +73,8 @@ type Die struct {
 	// reads as a 1 at some thresholds only (see netRead); the face network may read the die
 	// only while Why is still that reason.
 	unlaid string
+	// hued: read from the directed hue map, a fallback (see netConfirm).
+	hued bool
 }
 
 // Reading is the result of reading one frame.
