@@ -77,8 +77,8 @@ func TestPipHue(t *testing.T) {
 
 // TestReadDirectedHue: a marbled blue 4 with magenta pips, whose plain hue map is as strong in
 // its veins as at its pips, is read from the directed map; a translucent red 4's glare streak,
-// white like its pips, makes no fifth pip there (IMG_20191209_100602 darker: read as a 5 while
-// pipHue took any direction).
+// white like its pips, makes no fifth pip there (IMG_20191209_100602 under gamma0.7, its
+// midtones lifted: read as a 5 while pipHue took any direction).
 func TestReadDirectedHue(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	rd := readPhoto(t, r, "nell-byler/IMG_20191208_112451.jpg")
