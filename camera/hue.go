@@ -57,8 +57,8 @@ func pipHue(M []float64, lab []byte, P int, inFace func(x, y int) bool, q, fA, f
 		return 0, 0, false
 	}
 	ua, ub = ua/n, ub/n
-	if ca, cb := fA-128, fB-128; math.Hypot(ca, cb) >= greyChroma {
-		c := math.Hypot(ca, cb)
+	ca, cb := fA-128, fB-128 // the face's colour, grey at 0
+	if c := math.Hypot(ca, cb); c >= greyChroma {
 		along, across := (ua*ca+ub*cb)/c, math.Abs(ua*cb-ub*ca)/c
 		if along < 0 && across < -along {
 			return 0, 0, false

@@ -191,13 +191,13 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 	// the face, then its part in the pips' own hue (see pipHue).
 	var Ch, Cd, innerH []float64
 	defer func() { r.bufs.put(Ch); r.bufs.put(Cd); r.bufs.put(innerH) }()
+	// The directed map is tried right after the plain one, whose map and face values it takes.
 	hue := func(directed bool) attempt {
-		if Ch == nil {
-			Ch, innerH = r.bufs.get(P*P), r.bufs.get(n*n)
-		}
-		innerH = hueMap(Ch, lab, P, inFace, fA, fB, 0, 0, innerH[:0])
 		M := Ch
-		if directed {
+		if !directed {
+			Ch, innerH = r.bufs.get(P*P), r.bufs.get(n*n)
+			M, innerH = Ch, hueMap(Ch, lab, P, inFace, fA, fB, 0, 0, innerH[:0])
+		} else {
 			ua, ub, ok := pipHue(Ch, lab, P, inFace, quantile(innerH, 0.9), fA, fB)
 			if !ok {
 				return attempt{}
