@@ -40,6 +40,11 @@
 //     2 or 3 seen turned). A face that fits nothing is unreadable, never rounded to a value.
 //     A split of touching dice whose fitted faces overlap (one face's pips taken for two dice)
 //     is not a way to cut the blob, and what it read still counts against any other cut.
+//     A face on a blob that meets the picture's edge is refused (the die may be cut off, the
+//     part left fitting a smaller face, or show a side face whose top face is cut off) unless
+//     the blob was taken whole as one die, the face has two pips or more and lies a quarter
+//     of its side inside the picture, and along the edge the picture shows nothing but the
+//     tray and its shade: a die's shadow reaching the edge (edge.go).
 //  4. Dice that do not stand out from the tray (ivory on pale wood) are proposed from their
 //     pips: dark spots (a black-hat of the lightness) in groups that fit a layout, away from
 //     the dice found. Such a face is kept only when it is paler than its surroundings and

@@ -1,6 +1,11 @@
 package camera
 
-import "gocv.io/x/gocv"
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
 
 // A die cut by the picture's edge (a tray's rim, the camera's field of view) shows part of
 // its face, and part of a face can fit a smaller one. The rules here keep such parts unread
@@ -54,4 +59,125 @@ func cutOne(f rotRect, side float64, pips []pip, used []int, k float64, img gocv
 // walk sees dark (grayImg.at), so half a 2 cut by the edge ends there as a 1's outline.
 func outlineInPicture(f rotRect, img gocv.Mat) bool {
 	return sidesInPicture(f, edgeMargin*f.side(), img.Cols(), img.Rows())
+}
+
+// shadowMargin is how far inside the picture, in sides, a face read on a blob that meets the
+// picture's edge must lie for that blob to be taken whole (see wholeAtEdge). A 6 cut through
+// its column leaves three pips in a line, a 4 cut so leaves two, that fit a 3 or a 2 turned
+// by 45°: the face fitted to them reaches to within 0.1 of its side of the cut.
+const shadowMargin = 0.25
+
+// edgeChordMax is the longest stretch of the picture's edge, in die sides, along which a
+// blob taken whole may show anything but the tray or its shade (see bodyChord). A die cut by
+// the edge meets it along a chord of its body (0.6 of a side or more where 0.3 of it is cut
+// off, corner first); a die whose shadow alone reaches the edge shows none of it there.
+const edgeChordMax = 0.2
+
+// wholeAtEdge says whether face f, read with value v on candidate c whose blob meets the
+// picture's edge, is a whole die all the same: its blob was taken whole as one die (one die's
+// area, square and filled), the face has two pips or more (a 1 is what half a 2 leaves), it
+// lies shadowMargin sides inside the picture, and along the edge the blob meets, the
+// picture shows no more than edgeChordMax sides of anything but the tray or its shade: what
+// reaches the edge is the die's shadow. A die lit from the side throws its shadow a long way;
+// one near the view's edge is then read instead of refused (IMG_20191209_095545's black 4).
+func wholeAtEdge(img gocv.Mat, c cand, f rotRect, v int) bool {
+	if !c.lone || v < 2 || !inPicture(f.grown(shadowMargin*f.side()), img.Cols(), img.Rows()) {
+		return false
+	}
+	side := f.side()
+	for _, e := range edgesMet(c.r, img.Cols(), img.Rows()) {
+		if bodyChord(img, e) > edgeChordMax*side {
+			return false
+		}
+	}
+	return true
+}
+
+// edgeRun is a stretch of one of the picture's four edges: the pixels (x, y0..y1) of a
+// column or (x0..x1, y) of a row, as an image.Rectangle one pixel thick, with the length of
+// edge beside it (the same row or column, a side before and after) that shows the tray.
+type edgeRun struct {
+	at, around image.Rectangle
+}
+
+// edgesMet returns the stretches of the picture's edges that rectangle r reaches (within a
+// pixel).
+func edgesMet(r rotRect, w, h int) []edgeRun {
+	x0, y0, x1, y1 := r.bounds()
+	lo := func(a float64) int { return max(0, int(math.Floor(a))) }
+	hi := func(a, n float64) int { return min(int(n), int(math.Ceil(a))+1) }
+	d := r.side()
+	var out []edgeRun
+	add := func(at, around image.Rectangle) { out = append(out, edgeRun{at: at, around: around}) }
+	if x0 <= 1 {
+		add(image.Rect(0, lo(y0), 1, hi(y1, float64(h))), image.Rect(0, lo(y0-d), 1, hi(y1+d, float64(h))))
+	}
+	if x1 >= float64(w-2) {
+		add(image.Rect(w-1, lo(y0), w, hi(y1, float64(h))), image.Rect(w-1, lo(y0-d), w, hi(y1+d, float64(h))))
+	}
+	if y0 <= 1 {
+		add(image.Rect(lo(x0), 0, hi(x1, float64(w)), 1), image.Rect(lo(x0-d), 0, hi(x1+d, float64(w)), 1))
+	}
+	if y1 >= float64(h-2) {
+		add(image.Rect(lo(x0), h-1, hi(x1, float64(w)), h), image.Rect(lo(x0-d), h-1, hi(x1+d, float64(w)), h))
+	}
+	return out
+}
+
+// bodyChord returns how many pixels of stretch e show something other than the tray or
+// the tray in shade: the tray's colour is the median of the edge beside the stretch, and
+// shade keeps its hue with less light, down to shadeMin of it (as the tray model's shade
+// does). A die's shadow darkens the tray; a die's body, a top face paler than the tray or a
+// dark die, is neither.
+func bodyChord(img gocv.Mat, e edgeRun) float64 {
+	strip := labOf(img, e.around)
+	w := e.around.Dx()
+	at := func(i int) bool { return e.around.Min.Add(image.Pt(i%w, i/w)).In(e.at) }
+	var tray [3][]float64
+	for i := 0; i < len(strip)/3; i++ {
+		if !at(i) {
+			for ch := range 3 {
+				tray[ch] = append(tray[ch], float64(strip[3*i+ch]))
+			}
+		}
+	}
+	if len(tray[0]) == 0 {
+		return float64(e.at.Dx() * e.at.Dy()) // no tray beside it to tell the body from
+	}
+	t := [3]float64{median(tray[0]), median(tray[1]), median(tray[2])}
+	body := 0.0
+	for i := 0; i < len(strip)/3; i++ {
+		if !at(i) {
+			continue
+		}
+		dL := float64(strip[3*i]) - t[0]
+		da, db := float64(strip[3*i+1])-t[1], float64(strip[3*i+2])-t[2]
+		if da*da+db*db > edgeHueTol*edgeHueTol || dL > edgeLightTol || dL < -(1-shadeMin)*t[0] {
+			body++
+		}
+	}
+	return body
+}
+
+// edgeHueTol and edgeLightTol are how far, in 8-bit Lab levels, a pixel of the picture's edge
+// may differ from the tray beside it in hue, and be lighter, and still be the tray. Where the
+// shadows of IMG_20191209_095545 and 095721 reach the edge they shift the tray's hue by up to
+// 6 levels and lighten it by 3 at most; the ivory dice of matteop65 cut through their top
+// faces (dice bench --cut) show the edge 23 to 48 levels lighter than the wood beside it.
+const (
+	edgeHueTol   = 8
+	edgeLightTol = 10
+)
+
+// labOf returns the 8-bit Lab bytes of region r of BGR picture img.
+func labOf(img gocv.Mat, r image.Rectangle) []byte {
+	if r.Empty() {
+		return nil
+	}
+	part := img.Region(r)
+	defer part.Close()
+	lab := gocv.NewMat()
+	defer lab.Close()
+	gocv.CvtColor(part, &lab, gocv.ColorBGRToLab)
+	return lab.ToBytes()
 }

@@ -1,7 +1,9 @@
 package camera
 
 import (
+	"fmt"
 	"image"
+	"image/color"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +107,67 @@ func TestReadCutByEdge(t *testing.T) {
 	}
 	if refused == 0 {
 		t.Error("no cut holds a die refused as partly outside the picture: the test no longer cuts through dice")
+	}
+}
+
+// TestReadShadowAtEdge: a die near the picture's edge whose shadow alone reaches it is read
+// (wholeAtEdge). Both dice were refused as partly outside the picture, their photos unread:
+// IMG_20191209_095545's black 4 with its shadow to the left, and IMG_20191209_095721's blue 3
+// with its side face's 6 beside it. TestReadCutByEdge cuts the same 4 two pixels at a time,
+// where it must be refused or read as a 4.
+func TestReadShadowAtEdge(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []struct {
+		file string
+		want string
+		at   image.Point // the die at the edge
+		v    int
+	}{
+		{"nell-byler/IMG_20191209_095545.jpg", "[4 4 4 5 5 5]", image.Pt(20, 431), 4},
+		{"nell-byler/IMG_20191209_095721.jpg", "[1 1 2 3 3 5]", image.Pt(30, 220), 3},
+	} {
+		img := testPhoto(t, c.file)
+		rd := r.Read(img)
+		img.Close()
+		if rd.Status != StatusRead || fmt.Sprint(rd.Values()) != c.want {
+			t.Errorf("%s: %s %v (%s), want read %s", c.file, rd.Status, rd.Values(), rd.Why, c.want)
+			continue
+		}
+		found := false
+		for _, d := range rd.Dice {
+			found = found || c.at.In(d.Box) && d.Value == c.v
+		}
+		if !found {
+			t.Errorf("%s: no %d read at %v: %v", c.file, c.v, c.at, rd.Dice)
+		}
+	}
+}
+
+// TestBodyChord: along the picture's edge, a die's body is told from its shadow by colour.
+// A black square on a grey tray meets the left edge along its side; the same square a few
+// pixels in, its shadow (the tray 30 levels darker) running to the edge, meets it nowhere.
+func TestBodyChord(t *testing.T) {
+	const side = 30
+	for _, c := range []struct {
+		name     string
+		x0       int // the square's left edge
+		min, max float64
+	}{
+		{"cut by the edge", 0, side - 1, side + 1},
+		{"shadow to the edge", 6, 0, 0},
+	} {
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(190, 190, 190, 0), 100, 100, gocv.MatTypeCV8UC3)
+		gocv.Rectangle(&img, image.Rect(0, 40, c.x0+side, 40+side), color.RGBA{160, 160, 160, 0}, -1)
+		gocv.Rectangle(&img, image.Rect(c.x0, 40, c.x0+side, 40+side), color.RGBA{30, 30, 30, 0}, -1)
+		r := rotRect{cx: float64(c.x0+side)/2 - 0.5, cy: 40 + side/2 - 0.5, w: float64(c.x0 + side), h: side}
+		runs := edgesMet(r, img.Cols(), img.Rows())
+		if len(runs) != 1 || runs[0].at.Min.X != 0 || runs[0].at.Dx() != 1 {
+			t.Fatalf("%s: edges met %v, want the left edge only", c.name, runs)
+		}
+		got := bodyChord(img, runs[0])
+		img.Close()
+		if got < c.min || got > c.max {
+			t.Errorf("%s: body along the edge %.0f px, want %.0f to %.0f", c.name, got, c.min, c.max)
+		}
 	}
 }

@@ -60,10 +60,9 @@ func (f face) die(c cand, off image.Point) Die {
 	if f.face.w > 0 {
 		r = f.face
 	}
-	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
-	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
+	x0, y0, x1, y1 := r.bounds()
 	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, hued: f.hued, src: c, fc: f.face,
-		Box: image.Rect(int(r.cx-hw), int(r.cy-hh), int(r.cx+hw+1), int(r.cy+hh+1)).Add(off)}
+		Box: image.Rect(int(x0), int(y0), int(x1+1), int(y1+1)).Add(off)}
 	if f.unlaid {
 		d.unlaid = f.why
 	}

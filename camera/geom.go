@@ -37,6 +37,13 @@ func sidesInPicture(r rotRect, d float64, w, h int) bool {
 	return true
 }
 
+// bounds returns the upright box around r: its least and greatest x and y.
+func (r rotRect) bounds() (x0, y0, x1, y1 float64) {
+	hw := (math.Abs(r.w*math.Cos(r.ang)) + math.Abs(r.h*math.Sin(r.ang))) / 2
+	hh := (math.Abs(r.w*math.Sin(r.ang)) + math.Abs(r.h*math.Cos(r.ang))) / 2
+	return r.cx - hw, r.cy - hh, r.cx + hw, r.cy + hh
+}
+
 // grown is r with d added beyond each of its sides.
 func (r rotRect) grown(d float64) rotRect {
 	r.w, r.h = r.w+2*d, r.h+2*d

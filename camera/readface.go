@@ -382,7 +382,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		margin = 1 - freeShare + (margin-(1-sixFreeShare))*freeShare/sixFreeShare
 	}
 	f.conf = clamp01(margin) * clamp01(1-ft.err/r.o.MaxLayoutError/2)
-	if c.edge || !inPicture(f.face, img.Cols(), img.Rows()) || ft.value == 1 && cutOne(f.face, c.side, pips, used, k, img) {
+	if c.edge && !wholeAtEdge(img, c, f.face, ft.value) || !inPicture(f.face, img.Cols(), img.Rows()) || ft.value == 1 && cutOne(f.face, c.side, pips, used, k, img) {
 		// Something that reaches the picture's edge cannot be checked whole: a die there may
 		// show a side face or be cut off, and clutter there may look like pips. The part of a
 		// face the edge leaves can fit a smaller face (the row of a half 4 is a 2), found
