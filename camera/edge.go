@@ -85,12 +85,13 @@ func wholeAtEdge(img gocv.Mat, c cand, f rotRect, v int) bool {
 		return false
 	}
 	side := f.side()
-	for _, e := range edgesMet(c.r, img.Cols(), img.Rows()) {
+	runs := edgesMet(c.r, img.Cols(), img.Rows())
+	for _, e := range runs {
 		if bodyChord(img, e) > edgeChordMax*side {
 			return false
 		}
 	}
-	return true
+	return len(runs) > 0 // else no edge to look along: refused as before
 }
 
 // edgeRun is a stretch of one of the picture's four edges: the pixels (x, y0..y1) of a
@@ -100,25 +101,27 @@ type edgeRun struct {
 	at, around image.Rectangle
 }
 
-// edgesMet returns the stretches of the picture's edges that rectangle r reaches (within a
-// pixel).
+// edgesMet returns the stretches of the picture's edges that rectangle r reaches, within a
+// tenth of its side (3 px at least): a blob's rectangle, found in the downscaled copy the
+// dice are searched in, ends up to a pixel of that copy short of the edge it touches.
 func edgesMet(r rotRect, w, h int) []edgeRun {
 	x0, y0, x1, y1 := r.bounds()
 	lo := func(a float64) int { return max(0, int(math.Floor(a))) }
 	hi := func(a, n float64) int { return min(int(n), int(math.Ceil(a))+1) }
 	d := r.side()
+	tol := math.Max(3, d/10)
 	var out []edgeRun
 	add := func(at, around image.Rectangle) { out = append(out, edgeRun{at: at, around: around}) }
-	if x0 <= 1 {
+	if x0 <= tol {
 		add(image.Rect(0, lo(y0), 1, hi(y1, float64(h))), image.Rect(0, lo(y0-d), 1, hi(y1+d, float64(h))))
 	}
-	if x1 >= float64(w-2) {
+	if x1 >= float64(w-1)-tol {
 		add(image.Rect(w-1, lo(y0), w, hi(y1, float64(h))), image.Rect(w-1, lo(y0-d), w, hi(y1+d, float64(h))))
 	}
-	if y0 <= 1 {
+	if y0 <= tol {
 		add(image.Rect(lo(x0), 0, hi(x1, float64(w)), 1), image.Rect(lo(x0-d), 0, hi(x1+d, float64(w)), 1))
 	}
-	if y1 >= float64(h-2) {
+	if y1 >= float64(h-1)-tol {
 		add(image.Rect(lo(x0), h-1, hi(x1, float64(w)), h), image.Rect(lo(x0-d), h-1, hi(x1+d, float64(w)), h))
 	}
 	return out
