@@ -387,7 +387,8 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 		// show a side face or be cut off, and clutter there may look like pips. The part of a
 		// face the edge leaves can fit a smaller face (the row of a half 4 is a 2), found
 		// from its pips with no blob at the edge; that face then runs off the picture, or is a
-		// 1 on too narrow a blob (see edge.go and TestReadCutByEdge).
+		// 1 on too narrow a blob (see edge.go and TestReadCutByEdge). A lone die whose shadow
+		// alone reaches the edge is checked whole all the same (wholeAtEdge).
 		f.why = whyOutside
 		f.value = 0
 	}
