@@ -136,18 +136,18 @@ func bodyChord(img gocv.Mat, e edgeRun) float64 {
 	strip := labOf(img, e.around)
 	w := e.around.Dx()
 	at := func(i int) bool { return e.around.Min.Add(image.Pt(i%w, i/w)).In(e.at) }
-	var tray [3][]float64
+	var tray [3]byteHist
 	for i := 0; i < len(strip)/3; i++ {
 		if !at(i) {
-			for ch := range 3 {
-				tray[ch] = append(tray[ch], float64(strip[3*i+ch]))
+			for ch := range tray {
+				tray[ch].add(strip[3*i+ch])
 			}
 		}
 	}
-	if len(tray[0]) == 0 {
+	if tray[0].n == 0 {
 		return float64(e.at.Dx() * e.at.Dy()) // no tray beside it to tell the body from
 	}
-	t := [3]float64{median(tray[0]), median(tray[1]), median(tray[2])}
+	t := [3]float64{tray[0].median(), tray[1].median(), tray[2].median()}
 	body := 0.0
 	for i := 0; i < len(strip)/3; i++ {
 		if !at(i) {
@@ -179,8 +179,5 @@ func labOf(img gocv.Mat, r image.Rectangle) []byte {
 	}
 	part := img.Region(r)
 	defer part.Close()
-	lab := gocv.NewMat()
-	defer lab.Close()
-	gocv.CvtColor(part, &lab, gocv.ColorBGRToLab)
-	return lab.ToBytes()
+	return toLab(part).p
 }
