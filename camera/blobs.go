@@ -22,6 +22,16 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 		}
 		return f
 	}
+	// peek reads a candidate without keeping the face: netBlanks looks again at the
+	// candidates read, and these are only looked at for pips.
+	peek := func(c cand) face {
+		key := c
+		key.die, key.lone = 0, false
+		if f, ok := read[key]; ok {
+			return f
+		}
+		return r.readFace(img, c)
+	}
 	var out []Die
 	for _, alts := range blobs {
 		best, bestScore := []Die(nil), math.Inf(-1)
@@ -158,6 +168,13 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				best[i].Value = 0
 				best[i].Why = "touching dice read differently depending on where they are split"
 			}
+		}
+		if math.IsInf(bestScore, -1) && len(alts) > 0 && fewDice(alts) && pipsSeen(alts, peek) {
+			// No way of cutting the blob was one (parts not shaped like dice, a cut through
+			// a face, faces that overlap), yet its parts show pips: the blob holds dice that
+			// could not be told apart. Left out, they would go missing from a reading that
+			// says read (a black 4 touching a white 3 in nell-byler/IMG_20191209_100026).
+			best = []Die{face{why: "touching dice that no way of splitting tells apart"}.die(wholeOf(alts), off)}
 		}
 		out = append(out, best...)
 	}
@@ -328,4 +345,46 @@ func overlap(faces []face) bool {
 		}
 	}
 	return false
+}
+
+// fewDice says whether a blob, given its ways of cutting, may be a few touching dice: inside
+// the picture and off the tray's walls (clutter and a box's frame run off it), and no longer
+// than three dice side by side.
+func fewDice(alts [][]cand) bool {
+	for _, alt := range alts {
+		for _, c := range alt {
+			if c.edge || c.wall {
+				return false
+			}
+		}
+	}
+	w := wholeOf(alts)
+	return math.Max(w.r.w, w.r.h) <= 3*w.die
+}
+
+// pipsSeen says whether a part of one of the ways of cutting a blob shows pips: read, or
+// pips in no layout (neither blank nor taken for clutter).
+func pipsSeen(alts [][]cand, readFace func(cand) face) bool {
+	for _, alt := range alts {
+		for _, c := range alt {
+			if f := readFace(c); f.value > 0 || !f.notDie && !f.clutter {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wholeOf is a candidate for a whole blob, given its ways of cutting: the upright rectangle
+// holding the parts of the first way, which has the blob's flags.
+func wholeOf(alts [][]cand) cand {
+	c := alts[0][0]
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range alts[0] {
+		a, b, e, f := p.r.bounds()
+		x0, y0, x1, y1 = math.Min(x0, a), math.Min(y0, b), math.Max(x1, e), math.Max(y1, f)
+	}
+	c.r = rotRect{cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, w: x1 - x0, h: y1 - y0}
+	c.side = math.Sqrt(c.r.w * c.r.h)
+	return c
 }

@@ -22,7 +22,11 @@
 //     and dice read there with three or more pips are kept (a 1 or 2 there is refused); one
 //     peeled smaller than the picture's dice and unread is read again at their size.
 //     Blobs too big for one die are split several ways and the faces decide which split is
-//     right (two complete readings that differ make the blob unreadable).
+//     right (two complete readings that differ make the blob unreadable); a blob with pips
+//     that no way of splitting reads is refused, never left out. Holes in the foreground up
+//     to a sixth of the picture are faces and pips and are filled; larger ones are a tray's
+//     inside, unless nothing was read: then holes up to half the picture are filled and read
+//     again (a single die's face from close up, overexposed, taken for a second surface).
 //  2. Each die is resampled to a fixed size in its own axes, turned by the 4-fold average of
 //     its edge directions when those edges stand out from the tray's texture (else by the
 //     blob's rectangle alone). Faces of at most three pips (whose layout says little about

@@ -51,9 +51,10 @@ const minDieShare = 0.02
 // touching dice are split with the die size estimated from the isolated ones.
 //
 // It returns one to three hypotheses of the die's size, each holding one entry per blob, each a
-// list of alternative readings of that blob as dice.
-func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
-	fg, shade, scale := r.segment(img)
+// list of alternative readings of that blob as dice, and the share of the picture covered by
+// the largest hole in the foreground left open (see segment for holes).
+func (r *Reader) findDice(img gocv.Mat, holes int) ([][][][]cand, float64) {
+	fg, shade, scale, open := r.segment(img, holes)
 	dim := float64(max(fg.w, fg.h))
 	minPx := int(math.Max(6, math.Pow(dim*0.012, 2)))
 	blobs := blobsOf(fg, minPx)
@@ -61,7 +62,7 @@ func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, shade, b, minPx) })
 	}
 	if side := r.o.DieSidePx * scale; side > 0 {
-		return [][][][]cand{cut(fg, blobs, side, scale)}
+		return [][][][]cand{cut(fg, blobs, side, scale)}, open
 	}
 	// Die size: the median core of the blobs, weighted by area so that specks of noise do not
 	// outvote the dice. Only compact blobs vote: a die (square) has core²/area near 1, a circle
@@ -86,7 +87,7 @@ func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 	}
 	side := median(all)
 	if side <= 0 {
-		return nil
+		return nil, open
 	}
 	out := [][][][]cand{cut(fg, blobs, side, scale)}
 	sizes := []float64{side}
@@ -110,7 +111,7 @@ func (r *Reader) findDice(img gocv.Mat) [][][][]cand {
 	// dice by its area: its core says a die twice as big, and the lone dice are then too small
 	// to count. Each blob inside the picture voting once says the lone dice's size.
 	try(median(each))
-	return out
+	return out, open
 }
 
 // blobsOf returns the components of fg of at least minPx pixels.

@@ -50,6 +50,12 @@ func (g grid) erode() grid  { return g.morph(false) }
 // fillHoles sets the false pixels of every hole (a false region not connected to the border)
 // of at most maxHole pixels; larger holes (the inside of a tray's frame) stay open.
 func (g grid) fillHoles(maxHole int) grid {
+	out, _ := g.fillHolesOpen(maxHole)
+	return out
+}
+
+// fillHolesOpen is fillHoles, and says how many pixels the largest hole left open holds.
+func (g grid) fillHolesOpen(maxHole int) (grid, int) {
 	reach := make([]bool, len(g.b))
 	stack := make([]int, 0, 1024)
 	push := func(i int) {
@@ -88,21 +94,24 @@ func (g grid) fillHoles(maxHole int) grid {
 		for i, v := range g.b {
 			out.b[i] = v || !reach[i]
 		}
-		return out
+		return out, 0
 	}
 	holes := newGrid(g.w, g.h)
 	for i, v := range g.b {
 		holes.b[i] = !v && !reach[i]
 	}
 	copy(out.b, g.b)
+	open := 0
 	for _, hole := range holes.components4(0) {
-		if len(hole) <= maxHole {
-			for _, i := range hole {
-				out.b[i] = true
-			}
+		if len(hole) > maxHole {
+			open = max(open, len(hole))
+			continue
+		}
+		for _, i := range hole {
+			out.b[i] = true
 		}
 	}
-	return out
+	return out, open
 }
 
 // components4 labels 4-connected true pixels (the complement of 8-connected foreground).

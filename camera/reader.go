@@ -132,13 +132,26 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	var rd Reading
 	var won [][][]cand          // the hypothesis whose dice were kept
 	read := make(map[cand]face) // a blob cut the same way under both sizes is read once
-	for i, hyp := range r.findDice(img) {
+	hyps, open := r.findDice(img, faceHoles)
+	for i, hyp := range hyps {
 		if i > 0 && settled(rd.Dice) {
 			break // every die found was read: the other size is not worth its time
 		}
 		dice := r.readBlobs(img, off, hyp, read)
 		if i == 0 || better(dice, rd.Dice, 2*r.o.MinConfidence) {
 			rd.Dice, won = dice, hyp
+		}
+	}
+	if open > 0 && open <= 1.0/closeUpHoles && !anyRead(rd.Dice) {
+		// Nothing read, and a hole too big for a face was left open: it may be one, seen
+		// from close up (an overexposed die's face, uniform, taken for a second surface).
+		// Filled, it must then read as a die: a tray's inside filled reads nothing, and
+		// what was refused outside it must stay so.
+		hyps, _ = r.findDice(img, closeUpHoles)
+		for _, hyp := range hyps {
+			if dice := r.readBlobs(img, off, hyp, read); anyRead(dice) && better(dice, rd.Dice, 2*r.o.MinConfidence) {
+				rd.Dice, won = dice, hyp
+			}
 		}
 	}
 	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
@@ -192,6 +205,16 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
 	}
 	return rd
+}
+
+// anyRead says whether some die of ds was read.
+func anyRead(ds []Die) bool {
+	for _, d := range ds {
+		if d.Value > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // settled says whether dice were found and all of them read.

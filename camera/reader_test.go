@@ -526,3 +526,28 @@ func TestBenchMisreadPhotos(t *testing.T) {
 		t.Errorf("silent %d (total %d), want 1", s.Silent, rep.Total.Silent)
 	}
 }
+
+// TestReadCloseUp: tai-studio's close-ups show one die filling much of the picture. Brightened
+// 1.4 times, as an overexposed camera shows it, the die's face is a uniform white that the
+// tray model takes for a second surface, and the face is a hole in the foreground bigger than
+// a sixth of the picture: left open, the die was lost and its pips taken for two blank dice,
+// and the photo was reported read with no dice at all.
+func TestReadCloseUp(t *testing.T) {
+	v, err := VariationNamed("bright1.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, want string }{
+		{"tai-studio/eyes_1_1.jpg", "[1]"},
+		{"tai-studio/eyes_3_1.jpg", "[3]"},
+	} {
+		plain := testPhoto(t, c.file)
+		img := v(plain)
+		plain.Close()
+		rd := NewReader(DefaultReaderOpts()).Read(img)
+		img.Close()
+		if rd.Status != StatusRead || fmt.Sprint(rd.Values()) != c.want {
+			t.Errorf("%s brightened: %s %v (%s), want read %s", c.file, rd.Status, rd.Values(), rd.Why, c.want)
+		}
+	}
+}

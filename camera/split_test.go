@@ -91,3 +91,23 @@ func TestReadSplitSidePips(t *testing.T) {
 		t.Errorf("two_13 brightened: %s %v (%s), want read [2 2]", rd.Status, rd.Values(), rd.Why)
 	}
 }
+
+// TestReadNoDieLost: nell-byler/IMG_20191209_100026.jpg holds a white 3 touching a black 4.
+// At the smaller of the picture's two die sizes no way of splitting their blob is one (the
+// parts are too long for dice), and the blob went missing: the photo was reported read as
+// [3 5 6]. A blob that shows pips must stay in the reading, refused if nothing reads it.
+func TestReadNoDieLost(t *testing.T) {
+	img := testPhoto(t, "nell-byler/IMG_20191209_100026.jpg")
+	defer img.Close()
+	rd := NewReader(DefaultReaderOpts()).Read(img)
+	if rd.Status == StatusRead && fmt.Sprint(rd.Values()) != "[3 4 5 6]" {
+		t.Fatalf("read %v, want [3 4 5 6] or unreadable", rd.Values())
+	}
+	four := image.Pt(275, 194) // the 4's labelled box's centre
+	for _, d := range rd.Dice {
+		if four.In(d.Box) && (d.Value == 0 || d.Value == 4) {
+			return
+		}
+	}
+	t.Errorf("%s %v: no die refused or read 4 at %v: %v", rd.Status, rd.Values(), four, rd.Dice)
+}

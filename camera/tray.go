@@ -269,8 +269,17 @@ func solve6(A [6][6]float64, B [6]float64) [6]float64 {
 	return x
 }
 
-// segment returns the foreground mask of a downscaled copy of img and the scale used.
-func (r *Reader) segment(img gocv.Mat) (grid, grid, float64) {
+// faceHoles and closeUpHoles say how large a hole in the foreground segment fills, as
+// the part of the picture it may cover (1/faceHoles): a die's face and pips, and a face seen
+// from close up (a single die filling much of the picture, tai-studio's close-ups). Larger
+// holes are the inside of a tray's frame. The reader fills faces' holes first, and close-ups'
+// only where it read nothing (see Read).
+const faceHoles, closeUpHoles = 6, 2
+
+// segment returns the foreground mask of a downscaled copy of img, in which holes up to
+// 1/holes of the picture are filled, that of the tray in shade, the scale used, and the share
+// of the picture the largest hole left open covers.
+func (r *Reader) segment(img gocv.Mat, holes int) (grid, grid, float64, float64) {
 	scale := math.Min(1, float64(r.o.DetectMaxDim)/float64(max(img.Cols(), img.Rows())))
 	small := gocv.NewMat()
 	defer small.Close()
@@ -282,10 +291,8 @@ func (r *Reader) segment(img gocv.Mat) (grid, grid, float64) {
 	gocv.GaussianBlur(small, &small, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
 	fg, shade := r.foreground(toLab(small))
 	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
-	// Holes up to a sixth of the picture are die faces and pips; larger ones are the inside
-	// of a tray's frame.
-	fg = morphMat(fg, gocv.MorphClose, 5).fillHoles(len(fg.b) / 6)
-	return morphMat(fg, gocv.MorphOpen, 3), shade, scale
+	fg, open := morphMat(fg, gocv.MorphClose, 5).fillHolesOpen(len(fg.b) / holes)
+	return morphMat(fg, gocv.MorphOpen, 3), shade, scale, float64(open) / float64(len(fg.b))
 }
 
 // modeColour returns the mean colour of the most populated coarse Lab bin.
