@@ -57,7 +57,8 @@ func Variations() []string {
 
 // VariationNamed returns the variation of that name (see Variations), noise8@SEED: noise8
 // drawn from another seed, another frame of the same sensor (noise8 is noise8@1), or scaleK:
-// the picture resized by any K from 0.2 to 4 (scale0.6 and scale1.5 are two of them).
+// the picture resized by any K from 0.2 to 4 (scale0.6 and scale1.5 are two of them), or
+// jpegQ: recompressed at any JPEG quality Q from 1 to 100 (jpeg40 is one).
 // Names joined by "+" apply in turn, left first: "blur+noise8@3" is a soft lens's frame
 // with its sensor noise, as a real rig has both.
 func VariationNamed(name string) (Variation, error) {
@@ -100,6 +101,14 @@ func variationNamed(name string) (Variation, error) {
 		}
 		return rescale(s, gocv.InterpolationLinear), nil
 	}
+	if k, ok := strings.CutPrefix(name, "jpeg"); ok {
+		// Any other JPEG quality: 50 is what rpicam-vid streams unless told otherwise.
+		q, err := strconv.Atoi(k)
+		if err != nil || q < 1 || q > 100 {
+			return nil, fmt.Errorf("picture variation %q: the quality after jpeg must be a whole number from 1 to 100, as in jpeg50", name)
+		}
+		return recompress(q), nil
+	}
 	if seed, ok := strings.CutPrefix(name, "noise8@"); ok {
 		n, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {
@@ -107,7 +116,7 @@ func variationNamed(name string) (Variation, error) {
 		}
 		return noiseSeeded(8, n), nil
 	}
-	return nil, fmt.Errorf("no picture variation %q: use one of %s, noise8@SEED or scaleK", name, strings.Join(Variations(), ", "))
+	return nil, fmt.Errorf("no picture variation %q: use one of %s, noise8@SEED, scaleK or jpegQ", name, strings.Join(Variations(), ", "))
 }
 
 func rotate(code gocv.RotateFlag) Variation {

@@ -77,6 +77,27 @@ func TestVariations(t *testing.T) {
 			t.Errorf("%s: %v, want an error giving the factors allowed", bad, err)
 		}
 	}
+	for _, bad := range []string{"jpeg", "jpeg0", "jpeg101", "jpegx"} {
+		if _, err := VariationNamed(bad); err == nil || !strings.Contains(err.Error(), "from 1 to 100") {
+			t.Errorf("%s: %v, want an error giving the qualities allowed", bad, err)
+		}
+	}
+	// jpeg40 by its number is the named variation, and a lower quality loses more.
+	diff := func(name string) float64 {
+		v, err := VariationNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v(img)
+		defer out.Close()
+		d := gocv.NewMat()
+		defer d.Close()
+		gocv.AbsDiff(img, out, &d)
+		return d.Mean().Val1 + d.Mean().Val2 + d.Mean().Val3
+	}
+	if d40, d95, d10 := diff("jpeg40"), diff("jpeg95"), diff("jpeg10"); !(d95 < d40 && d40 < d10) {
+		t.Errorf("mean error jpeg95 %.2f, jpeg40 %.2f, jpeg10 %.2f: want rising as the quality falls", d95, d40, d10)
+	}
 	if _, err := VariationNamed("sepia"); err == nil || !strings.Contains(err.Error(), "rot180") {
 		t.Errorf("unknown variation: %v, want an error listing the names", err)
 	}

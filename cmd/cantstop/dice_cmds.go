@@ -203,7 +203,7 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().IntVar(&maxDice, "max-dice", 0, "count photos with at most N dice in the total; report the others apart")
 	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
 	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(camera.Variations(), ", ")+
-		"; noise8@SEED: the noise of another frame; scaleK: resized by any K from 0.2 to 4, as scale0.5; a+b: b after a, as blur+noise8); dice are then matched by value, not by box")
+		"; noise8@SEED: the noise of another frame; scaleK: resized by any K from 0.2 to 4, as scale0.5; jpegQ: recompressed at JPEG quality Q, as jpeg50; a+b: b after a, as blur+noise8); dice are then matched by value, not by box")
 	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
 	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
 	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
