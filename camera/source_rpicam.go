@@ -26,6 +26,11 @@ type RpicamOpts struct {
 	Controls Controls // size, frame rate, shutter, gain, white balance, focus
 	Args     []string // extra rpicam-vid arguments, e.g. --hflip
 	Env      []string // extra environment for the process
+	// Quality is the MJPEG quality, 1 to 100; default rpicamQuality, not rpicam-vid's
+	// own 50, which compresses a die's pips harder than any photo the reader was measured
+	// on (BENCHMARKS-dice.md, "rpicam-vid's JPEG quality"). A --quality or -q among Args
+	// takes its place.
+	Quality int
 
 	DropFrames   int           // frames dropped after each start while controls settle; default 5, <0 none
 	FirstFrame   time.Duration // how long Open waits for the first frame; default 10s
@@ -57,11 +62,22 @@ func (o RpicamOpts) withDefaults() RpicamOpts {
 	return o
 }
 
+// rpicamQuality is the MJPEG quality asked of rpicam-vid unless told otherwise: rpicam-still's
+// own default for a JPEG.
+const rpicamQuality = 93
+
 // RpicamArgs returns the rpicam-vid command line for o (without the program).
 func RpicamArgs(o RpicamOpts) []string {
 	c := o.Controls
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	a := []string{"-t", "0", "-n", "--codec", "mjpeg"}
+	if !hasArg(o.Args, "--quality", "-q") {
+		q := o.Quality
+		if q <= 0 || q > 100 {
+			q = rpicamQuality
+		}
+		a = append(a, "--quality", strconv.Itoa(q))
+	}
 	if o.Camera != 0 {
 		a = append(a, "--camera", strconv.Itoa(o.Camera))
 	}
@@ -85,6 +101,18 @@ func RpicamArgs(o RpicamOpts) []string {
 	}
 	a = append(a, o.Args...)
 	return append(a, "--flush", "-o", "-")
+}
+
+// hasArg says whether args hold one of the options names, alone or as name=value.
+func hasArg(args []string, names ...string) bool {
+	for _, a := range args {
+		for _, n := range names {
+			if a == n || strings.HasPrefix(a, n+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Rpicam is a supervised rpicam-vid process streaming MJPEG on its stdout.

@@ -139,7 +139,7 @@ func TestRpicam(t *testing.T) {
 			t.Errorf("six frames came from %d recorded frames: the stream does not advance", len(seen))
 		}
 		_, args := fakeStarts(t, log)
-		want := "-t 0 -n --codec mjpeg --width 320 --height 240 --framerate 20 --shutter 12000 --gain 2 --awbgains 1.5,1.25 --lens-position 0.5 --flush -o -"
+		want := "-t 0 -n --codec mjpeg --quality 93 --width 320 --height 240 --framerate 20 --shutter 12000 --gain 2 --awbgains 1.5,1.25 --lens-position 0.5 --flush -o -"
 		if len(args) != 1 || args[0] != want {
 			t.Errorf("rpicam-vid started with %q, want once with %q", args, want)
 		}
@@ -289,4 +289,24 @@ func TestRpicam(t *testing.T) {
 			t.Errorf("rpicam:160x120 gave a %dx%d frame", m.Cols(), m.Rows())
 		}
 	})
+}
+
+// TestRpicamQuality: rpicam-vid is asked for MJPEG at rpicamQuality, not its own 50, unless
+// the options give a quality or the extra arguments already carry one (rpicam-vid refuses an
+// option given twice).
+func TestRpicamQuality(t *testing.T) {
+	for _, c := range []struct {
+		o    RpicamOpts
+		want string
+	}{
+		{RpicamOpts{}, "-t 0 -n --codec mjpeg --quality 93 --flush -o -"},
+		{RpicamOpts{Quality: 80}, "-t 0 -n --codec mjpeg --quality 80 --flush -o -"},
+		{RpicamOpts{Quality: 101}, "-t 0 -n --codec mjpeg --quality 93 --flush -o -"},
+		{RpicamOpts{Args: []string{"-q", "70"}}, "-t 0 -n --codec mjpeg -q 70 --flush -o -"},
+		{RpicamOpts{Args: []string{"--quality=60"}}, "-t 0 -n --codec mjpeg --quality=60 --flush -o -"},
+	} {
+		if got := strings.Join(RpicamArgs(c.o), " "); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.o, got, c.want)
+		}
+	}
 }

@@ -46,11 +46,12 @@ type opts struct {
 	gain           float64
 	awbR, awbB     float64
 	lens           float64
+	quality        int
 	flush, preview bool
 }
 
 func parse(args []string) opts {
-	o := opts{fps: 30, codec: "h264", timeoutMS: 5000, preview: true}
+	o := opts{fps: 30, codec: "h264", timeoutMS: 5000, preview: true, quality: 50}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		val := func() string {
@@ -92,6 +93,8 @@ func parse(args []string) opts {
 			o.gain = num(val())
 		case "--lens-position":
 			o.lens = num(val())
+		case "-q", "--quality":
+			o.quality = int(num(val()))
 		case "--awbgains":
 			v := val()
 			r, b, ok := strings.Cut(v, ",")
@@ -112,6 +115,8 @@ func parse(args []string) opts {
 		fail("no camera available at index %d", o.camera)
 	case o.width < 0 || o.height < 0 || o.fps <= 0 || o.fps > 120:
 		fail("invalid size %dx%d or framerate %g", o.width, o.height, o.fps)
+	case o.quality < 1 || o.quality > 100:
+		fail("invalid MJPEG quality %d", o.quality)
 	}
 	return o
 }
@@ -128,7 +133,7 @@ func resize(src image.Image, w, h int) image.Image {
 	return dst
 }
 
-func frames(dir string, w, h int, messy bool) [][]byte {
+func frames(dir string, w, h, quality int, messy bool) [][]byte {
 	names, _ := filepath.Glob(filepath.Join(dir, "*.jpg"))
 	sort.Strings(names)
 	if len(names) == 0 {
@@ -152,7 +157,7 @@ func frames(dir string, w, h int, messy bool) [][]byte {
 			img = resize(img, w, h)
 		}
 		var b bytes.Buffer
-		_ = jpeg.Encode(&b, img, &jpeg.Options{Quality: 90})
+		_ = jpeg.Encode(&b, img, &jpeg.Options{Quality: quality})
 		data := b.Bytes()
 		if messy { // APP1 "Exif" segment holding a whole JPEG, right after SOI
 			seg := append([]byte("Exif\x00\x00"), thumb.Bytes()...)
@@ -177,7 +182,7 @@ func main() {
 		signal.Ignore(syscall.SIGTERM)
 	}
 	messy := os.Getenv("FAKE_RPICAM_MESSY") == "1"
-	imgs := frames(os.Getenv("FAKE_RPICAM_FRAMES"), o.width, o.height, messy)
+	imgs := frames(os.Getenv("FAKE_RPICAM_FRAMES"), o.width, o.height, o.quality, messy)
 	dieAfter, _ := strconv.Atoi(os.Getenv("FAKE_RPICAM_DIE_AFTER"))
 	fmt.Fprintf(os.Stderr, "stand-in rpicam-vid: %d frames, %dx%d at %g fps\n", len(imgs), o.width, o.height, o.fps)
 
