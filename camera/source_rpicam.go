@@ -73,7 +73,7 @@ func RpicamArgs(o RpicamOpts) []string {
 	a := []string{"-t", "0", "-n", "--codec", "mjpeg"}
 	if !hasArg(o.Args, "--quality", "-q") {
 		q := o.Quality
-		if q <= 0 || q > 100 {
+		if q == 0 {
 			q = rpicamQuality
 		}
 		a = append(a, "--quality", strconv.Itoa(q))
@@ -155,6 +155,9 @@ func OpenRpicam(ctx context.Context, o RpicamOpts, log *slog.Logger) (*Rpicam, e
 	o = o.withDefaults()
 	if err := o.Controls.Validate(); err != nil {
 		return nil, err
+	}
+	if o.Quality < 0 || o.Quality > 100 {
+		return nil, fmt.Errorf("rpicam: MJPEG quality %d: give 1 to 100, or 0 for %d", o.Quality, rpicamQuality)
 	}
 	path, err := exec.LookPath(o.Binary)
 	if err != nil {

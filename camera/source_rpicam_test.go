@@ -301,12 +301,17 @@ func TestRpicamQuality(t *testing.T) {
 	}{
 		{RpicamOpts{}, "-t 0 -n --codec mjpeg --quality 93 --flush -o -"},
 		{RpicamOpts{Quality: 80}, "-t 0 -n --codec mjpeg --quality 80 --flush -o -"},
-		{RpicamOpts{Quality: 101}, "-t 0 -n --codec mjpeg --quality 93 --flush -o -"},
 		{RpicamOpts{Args: []string{"-q", "70"}}, "-t 0 -n --codec mjpeg -q 70 --flush -o -"},
 		{RpicamOpts{Args: []string{"--quality=60"}}, "-t 0 -n --codec mjpeg --quality=60 --flush -o -"},
 	} {
 		if got := strings.Join(RpicamArgs(c.o), " "); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.o, got, c.want)
+		}
+	}
+	for _, q := range []int{-1, 101} {
+		_, err := OpenRpicam(context.Background(), RpicamOpts{Binary: "/nonexistent/rpicam-vid", Quality: q}, nil)
+		if err == nil || !strings.Contains(err.Error(), "1 to 100") {
+			t.Errorf("quality %d: %v, want an error giving the qualities allowed", q, err)
 		}
 	}
 }
