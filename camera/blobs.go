@@ -13,21 +13,17 @@ import (
 func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read map[cand]face) []Die {
 	// faceOf reads a candidate once: the hypotheses share many candidates.
 	faceOf := func(c cand) face {
-		key := c
-		key.die, key.lone = 0, false // the face does not depend on them
-		f, ok := read[key]
+		f, ok := read[faceKey(c)]
 		if !ok {
 			f = r.readFace(img, c)
-			read[key] = f
+			read[faceKey(c)] = f
 		}
 		return f
 	}
 	// peek reads a candidate without keeping the face: netBlanks looks again at the
 	// candidates read, and these are only looked at for pips.
 	peek := func(c cand) face {
-		key := c
-		key.die, key.lone = 0, false
-		if f, ok := read[key]; ok {
+		if f, ok := read[faceKey(c)]; ok {
 			return f
 		}
 		return r.readFace(img, c)
@@ -169,12 +165,14 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				best[i].Why = "touching dice read differently depending on where they are split"
 			}
 		}
-		if math.IsInf(bestScore, -1) && len(alts) > 0 && fewDice(alts) && pipsSeen(alts, peek) {
+		if math.IsInf(bestScore, -1) && len(alts) > 0 {
 			// No way of cutting the blob was one (parts not shaped like dice, a cut through
 			// a face, faces that overlap), yet its parts show pips: the blob holds dice that
 			// could not be told apart. Left out, they would go missing from a reading that
 			// says read (a black 4 touching a white 3 in nell-byler/IMG_20191209_100026).
-			best = []Die{face{why: "touching dice that no way of splitting tells apart"}.die(wholeOf(alts), off)}
+			if w := wholeOf(alts); fewDice(alts, w) && pipsSeen(alts, peek) {
+				best = []Die{face{why: "touching dice that no way of splitting tells apart"}.die(w, off)}
+			}
 		}
 		out = append(out, best...)
 	}
@@ -349,8 +347,8 @@ func overlap(faces []face) bool {
 
 // fewDice says whether a blob, given its ways of cutting, may be a few touching dice: inside
 // the picture and off the tray's walls (clutter and a box's frame run off it), and no longer
-// than three dice side by side.
-func fewDice(alts [][]cand) bool {
+// than three dice side by side (w is the whole blob, see wholeOf).
+func fewDice(alts [][]cand, w cand) bool {
 	for _, alt := range alts {
 		for _, c := range alt {
 			if c.edge || c.wall {
@@ -358,8 +356,14 @@ func fewDice(alts [][]cand) bool {
 			}
 		}
 	}
-	w := wholeOf(alts)
 	return math.Max(w.r.w, w.r.h) <= 3*w.die
+}
+
+// faceKey is the key of a candidate's face in the faces read: the face depends neither on the
+// die size guessed for the picture nor on whether the blob was taken whole.
+func faceKey(c cand) cand {
+	c.die, c.lone = 0, false
+	return c
 }
 
 // pipsSeen says whether a part of one of the ways of cutting a blob shows pips: read, or

@@ -20,9 +20,7 @@ func blanks(hyp [][][]cand, read map[cand]face, off image.Point) []Die {
 	for _, alts := range hyp {
 		for _, alt := range alts {
 			for _, c := range alt {
-				key := c
-				key.die, key.lone = 0, false
-				f, ok := read[key]
+				f, ok := read[faceKey(c)]
 				if ok && (f.notDie || f.unlaid) && f.square >= minSquare && c.r.aspect() < 1.4 && !c.edge && !c.wall {
 					out = append(out, f.die(c, off))
 				}
