@@ -54,7 +54,7 @@ func (o SettleOpts) withDefaults() SettleOpts {
 
 // Settle reads frames from src until the picture has stopped changing and Agree of the last
 // Window still frames give the same reading (same status, values and dice positions); that
-// reading is returned. Each still frame is read averaged with the still frames before it
+// reading is returned, a refusal only later (see verdict). Each still frame is read averaged with the still frames before it
 // (all since the last movement; see SettleOpts.Average). A die that another of the Window
 // frames read with another value makes the reading StatusUnreadable, that die refused. If
 // MaxWait passes first, the last reading is returned with StatusNotSettled. Errors come only
@@ -70,6 +70,7 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 	var last Reading
 	var still stillFrames
 	defer still.reset()
+	seen := 0 // still frames read since the last movement
 	for {
 		if err := ctx.Err(); err != nil {
 			return Reading{}, err
@@ -89,22 +90,21 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 		if moved {
 			frame.Close()
 			still.reset()
-			votes = votes[:0]
+			votes, seen = votes[:0], 0
 			continue
 		}
 		last = r.Read(still.add(frame, thumb, o))
+		seen++
 		votes = append(votes, last)
 		if len(votes) > o.Window {
 			votes = votes[1:]
 		}
-		n := 0
-		for _, v := range votes {
-			if sameReading(v, last) {
-				n++
-			}
-		}
-		if n < o.Agree {
+		rd, ok := verdict(votes, o, seen)
+		if !ok {
 			continue
+		}
+		if rd.Status != StatusRead {
+			return rd, nil
 		}
 		// Frames of one still scene that read a die two ways say its face is on the edge
 		// of being misread: the majority is no proof then, and the die is refused.
@@ -116,6 +116,40 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 		}
 		return last, nil
 	}
+}
+
+// verdict returns the scene's reading once votes, the readings of the last still frames
+// (seen of them since the dice stopped), settle it: Agree of the Window frames read it. A
+// refusal must wait for more. Each frame is read averaged with those before it, so the later
+// ones are the clearer, and a die refused in the first, noisiest frames is often read in the
+// next ones: a refusal stands once the last Agree frames all give it. After twice the
+// Window's frames it stands with Agree of the Window, and with fewer the latest reading is
+// refused: a still scene whose readings keep changing is not clear enough to trust, and
+// waiting on would leave the players with no answer at all.
+func verdict(votes []Reading, o SettleOpts, seen int) (Reading, bool) {
+	last := votes[len(votes)-1]
+	n, run := 0, 0
+	for i, v := range votes {
+		if sameReading(v, last) {
+			n++
+			if i >= len(votes)-o.Agree {
+				run++
+			}
+		}
+	}
+	patient := seen < 2*o.Window
+	switch {
+	case n >= o.Agree && last.Status == StatusRead:
+		return last, true
+	case n >= o.Agree && len(votes) == o.Window && (run == o.Agree || !patient):
+		return last, true
+	case !patient:
+		out := last
+		out.Status = StatusUnreadable
+		out.Why = fmt.Sprintf("no reading held in %d of the last %d still frames: the faces are not clear enough to trust", o.Agree, len(votes))
+		return out, true
+	}
+	return Reading{}, false
 }
 
 // disputed returns the index of a die of rd that another read vote, with the same dice in

@@ -212,3 +212,69 @@ func TestDisputed(t *testing.T) {
 		t.Errorf("refused: %v %+v (%s); the votes' own reading must stay as it was (%d)", out.Status, out.Dice, out.Why, rd.Dice[1].Value)
 	}
 }
+
+// TestSettleWaitsOutRefusals settles photos whose first noisy frames refuse a die that the
+// clearer, averaged frames after them read: each must settle as labelled, not refused.
+func TestSettleWaitsOutRefusals(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	for _, c := range []readCase{
+		{"nell-byler/IMG_20191209_100256.jpg", "[1 3 3 3 4 5]"},
+		{"nell-byler/IMG_20191209_095721.jpg", "[1 1 2 3 3 5]"},
+		{"matteop65/four_3.jpg", "[4]"},
+	} {
+		img := testPhoto(t, c.file)
+		rd, err := settleNoisy(context.Background(), img, r, 12)
+		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want {
+			t.Errorf("%s settled %v %s (%s), want read %s", c.file, rd.Status, got, rd.Why, c.want)
+		}
+	}
+}
+
+// TestVerdict: a reading stands when Agree of the Window frames give it; a refusal only once
+// the Window is full and the last Agree frames all give it, or once twice the Window's frames
+// have passed; with no agreement by then the latest reading is refused.
+func TestVerdict(t *testing.T) {
+	o := SettleOpts{Window: 5, Agree: 3}
+	read := func(v int) Reading {
+		return Reading{Status: StatusRead, Dice: []Die{{Value: v, Box: image.Rect(100, 100, 140, 140)}}}
+	}
+	refused := Reading{Status: StatusUnreadable, Dice: []Die{{Box: image.Rect(100, 100, 140, 140)}}}
+	for _, c := range []struct {
+		name   string
+		frames []Reading
+		at     int // the frame (1-based) the verdict comes at; 0: none
+		want   Status
+	}{
+		{"read at once", []Reading{read(3), read(3), read(3)}, 3, StatusRead},
+		{"refused, then read", []Reading{refused, refused, refused, read(3), read(3), read(3)}, 6, StatusRead},
+		{"refused, read, refused", []Reading{refused, read(3), read(3), refused, refused, read(3)}, 6, StatusRead},
+		{"refused throughout", []Reading{refused, refused, refused, refused, refused}, 5, StatusUnreadable},
+		{"refused mostly", []Reading{refused, read(3), refused, read(2), refused, read(4), refused, read(5), refused, read(6)}, 10, StatusUnreadable},
+		{"never agreed", []Reading{read(1), read(2), read(3), read(4), read(5), read(6), read(1), read(2), read(3), read(4)}, 10, StatusUnreadable},
+		{"not yet", []Reading{read(1), read(2), read(3), read(4), read(5), read(6), read(1), read(2), read(3)}, 0, 0},
+	} {
+		var votes []Reading
+		at, got := 0, Reading{}
+		for i, f := range c.frames {
+			votes = append(votes, f)
+			if len(votes) > o.Window {
+				votes = votes[1:]
+			}
+			if rd, ok := verdict(votes, o, i+1); ok {
+				at, got = i+1, rd
+				break
+			}
+		}
+		if at != c.at || at > 0 && got.Status != c.want {
+			t.Errorf("%s: verdict %v at frame %d, want %v at %d", c.name, got.Status, at, c.want, c.at)
+		}
+	}
+	rd, _ := verdict([]Reading{read(1), read(2), read(3), read(4), read(5)}, o, 10)
+	if rd.Status != StatusUnreadable || !strings.Contains(rd.Why, "not clear enough") || rd.Dice[0].Value != 5 {
+		t.Errorf("no agreement after 10 frames: %v %v (%s), want the latest refused", rd.Status, rd.Values(), rd.Why)
+	}
+}
