@@ -77,7 +77,7 @@ func (r *Reader) netDoubt(img gocv.Mat, dice []Die) {
 		}
 		if other != 0 {
 			dice[i].Why = fmt.Sprintf("read %d from its pips, but both face networks see a %d", d.Value, other)
-			dice[i].Value = 0
+			dice[i].Value, dice[i].doubted = 0, d.Value
 		}
 	}
 }

@@ -137,7 +137,7 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 		cx, cy, s := netSquare(d, side)
 		if v, _ := r.netAgree(img, cx, cy, s, netConfirm, 0, []float64{1, stableShrink}); v != d.Value && v != -1 {
 			dice[i].Why = fmt.Sprintf("read %d from its pips, but the face networks do not both read a %d", d.Value, d.Value)
-			dice[i].Value = 0
+			dice[i].Value, dice[i].doubted = 0, d.Value
 		}
 	}
 }

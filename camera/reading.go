@@ -75,6 +75,9 @@ type Die struct {
 	unlaid string
 	// hued: read from the directed hue map, a fallback (see netConfirm).
 	hued bool
+	// doubted is the value its pips read before a check of that value refused it (stable,
+	// netConfirm, netDoubt): a frame saying that value is not to be trusted (see disputed).
+	doubted int
 }
 
 // Reading is the result of reading one frame.

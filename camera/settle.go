@@ -56,7 +56,8 @@ func (o SettleOpts) withDefaults() SettleOpts {
 // Window still frames give the same reading (same status, values and dice positions); that
 // reading is returned, a refusal only later (see verdict). Each still frame is read averaged with the still frames before it
 // (all since the last movement; see SettleOpts.Average). A die that another of the Window
-// frames read with another value makes the reading StatusUnreadable, that die refused. If
+// frames read with another value, or refused for that value (see dissent), makes the reading
+// StatusUnreadable, that die refused. If
 // MaxWait passes first, the last reading is returned with StatusNotSettled. Errors come only
 // from the source or the context.
 func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
@@ -152,18 +153,15 @@ func verdict(votes []Reading, o SettleOpts, seen int) (Reading, bool) {
 	return Reading{}, false
 }
 
-// disputed returns the index of a die of rd that another read vote, with the same dice in
-// the same places, read with another value; -1 when there is none.
+// disputed returns the index of a die of rd that another vote, with the same dice in the
+// same places, contradicts (see dissent); -1 when there is none.
 func disputed(votes []Reading, rd Reading) int {
 	if rd.Status != StatusRead {
 		return -1
 	}
 	for _, v := range votes {
-		if v.Status != StatusRead || len(v.Dice) != len(rd.Dice) {
-			continue
-		}
 		for i := range rd.Dice {
-			if v.Dice[i].Value != rd.Dice[i].Value && sameSpot(v.Dice[i], rd.Dice[i]) {
+			if other, doubted := dissent(v, rd, i); other != 0 || doubted {
 				return i
 			}
 		}
@@ -171,26 +169,49 @@ func disputed(votes []Reading, rd Reading) int {
 	return -1
 }
 
-// refuseDisputed returns rd with every die the votes read another way made unreadable.
+// dissent says how vote v, with the same dice in the same places as rd, contradicts its die
+// i: it was read with another value (other), or its pips read the same value there and a
+// check of that value refused it (doubted: the face networks or a wider square see it
+// otherwise). A die refused for anything else says nothing of its value: a frame read
+// averaged with fewer frames may just not see its pips clearly yet.
+func dissent(v, rd Reading, i int) (other int, doubted bool) {
+	if len(v.Dice) != len(rd.Dice) || !sameSpot(v.Dice[i], rd.Dice[i]) {
+		return 0, false
+	}
+	d, want := v.Dice[i], rd.Dice[i].Value
+	if v.Status == StatusRead && d.Value != want {
+		return d.Value, false
+	}
+	return 0, d.Value == 0 && d.doubted == want
+}
+
+// refuseDisputed returns rd with every die the votes contradict made unreadable.
 func refuseDisputed(rd Reading, votes []Reading, first int) Reading {
 	out := rd
 	out.Dice = append([]Die(nil), rd.Dice...)
 	for i, d := range out.Dice {
 		seen := map[int]bool{d.Value: true}
+		doubts := false
 		for _, v := range votes {
-			if v.Status == StatusRead && len(v.Dice) == len(rd.Dice) && sameSpot(v.Dice[i], d) {
-				seen[v.Dice[i].Value] = true
+			other, doubted := dissent(v, rd, i)
+			if other != 0 {
+				seen[other] = true
 			}
+			doubts = doubts || doubted
 		}
-		if len(seen) == 1 {
+		switch {
+		case len(seen) > 1:
+			var vals []int
+			for v := range seen {
+				vals = append(vals, v)
+			}
+			sort.Ints(vals)
+			out.Dice[i].Why = fmt.Sprintf("read %s in still frames of it: its face is not clear enough to trust", orList(vals))
+		case doubts:
+			out.Dice[i].Why = fmt.Sprintf("read %d in still frames of it, and refused as a %d in others: its face is not clear enough to trust", d.Value, d.Value)
+		default:
 			continue
 		}
-		var vals []int
-		for v := range seen {
-			vals = append(vals, v)
-		}
-		sort.Ints(vals)
-		out.Dice[i].Why = fmt.Sprintf("read %s in still frames of it: its face is not clear enough to trust", orList(vals))
 		out.Dice[i].Value = 0
 	}
 	d := out.Dice[first]

@@ -50,7 +50,7 @@ func (r *Reader) stable(img gocv.Mat, dice []Die) {
 		}
 		dice[i].Why = fmt.Sprintf("unstable: reads %d, but %s in a square %.0f%% as wide and %s in one %.0f%%",
 			d.Value, reads(got[0]), 100*scales[0], reads(got[1]), 100*scales[1])
-		dice[i].Value = 0
+		dice[i].Value, dice[i].doubted = 0, d.Value
 	}
 }
 
