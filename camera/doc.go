@@ -119,8 +119,9 @@
 //     took, one pip of a 4, an oblique 5 whose front face's row makes a 6 (netdoubt.go).
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree,
-// each read as a running average of the still frames so far (the sensor's noise averaged out); a die
-// the frames read two ways is refused.
+// each read as a running average of the still frames so far (the sensor's noise averaged out); a
+// refusal waits for the clearer frames after it, and a die the frames read two ways, or refuse
+// for the value the others read, is refused.
 // Bench scores the reader on folders of labelled photos (cantstop dice bench), each read once
 // or, as the companion reads a still tray, settled over frames with their own sensor noise.
 package camera
