@@ -76,7 +76,7 @@ type Die struct {
 	// hued: read from the directed hue map, a fallback (see netConfirm).
 	hued bool
 	// doubted is the value its pips read before a check of that value refused it (stable,
-	// netConfirm, netDoubt): a frame saying that value is not to be trusted (see disputed).
+	// netConfirm, netDoubt): a frame saying that value is not to be trusted (see dissent).
 	doubted int
 }
 

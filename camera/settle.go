@@ -109,13 +109,13 @@ func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, 
 		}
 		// Frames of one still scene that read a die two ways say its face is on the edge
 		// of being misread: the majority is no proof then, and the die is refused.
-		if i := disputed(votes, last); i >= 0 {
+		if i := disputed(votes, rd); i >= 0 {
 			if len(votes) < o.Window {
 				continue
 			}
-			return refuseDisputed(last, votes, i), nil
+			return refuseDisputed(rd, votes, i), nil
 		}
-		return last, nil
+		return rd, nil
 	}
 }
 
