@@ -13,10 +13,11 @@ import (
 func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read map[cand]face) []Die {
 	// faceOf reads a candidate once: the hypotheses share many candidates.
 	faceOf := func(c cand) face {
-		f, ok := read[faceKey(c)]
+		key := faceKey(c)
+		f, ok := read[key]
 		if !ok {
 			f = r.readFace(img, c)
-			read[faceKey(c)] = f
+			read[key] = f
 		}
 		return f
 	}
