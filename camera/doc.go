@@ -117,6 +117,11 @@
 //     from its pips that both networks see as one other value (each glancing at its square
 //     first, then over the eight turns at netDoubtSure) is refused: a 2 whose other pip glare
 //     took, one pip of a 4, an oblique 5 whose front face's row makes a 6 (netdoubt.go).
+//  10. When the only dice refused were refused as ambiguous (pips that fit two faces), steps 4
+//     to 9 are run again from the pips alone, with no blob: an ivory die seen obliquely on
+//     pale wood has a blob taking in its side faces, and its pips alone propose the top
+//     face. That reading is taken only when it reads every die, one to each ambiguous die
+//     and one of the same value to each die read, and none elsewhere (resolve.go).
 //
 // Settle and WatchRolls read a live Source only once consecutive frames are still and agree,
 // each read as a running average of the still frames so far (the sensor's noise averaged out); a

@@ -154,37 +154,16 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			}
 		}
 	}
-	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
-	rd.Dice = r.pipDice(img, off, rd.Dice)
-	rd.Dice = r.negativePipDice(img, off, rd.Dice)
-	// Candidates that were not read and look like no die either (face.clutter) are left out,
-	// but only now: while the die's size and the cuts of the blobs are chosen they count as
-	// unread. The evidence is no proof, and on pale wood an ivory die whose face is barely
-	// the desk's colour would else let the other size win by reading its pips as 1s
-	// (matteop65/two_48.jpg).
-	kept := rd.Dice[:0]
-	for _, d := range rd.Dice {
-		if d.Value > 0 || !d.clutter {
-			kept = append(kept, d)
+	rd.Dice = r.finish(img, off, rd.Dice, won, read)
+	if onlyAmbiguous(rd.Dice) {
+		// A die refused as ambiguous is often one seen obliquely on pale wood, its box
+		// taking in its side faces, whose top face the pips alone propose cleanly. The
+		// reading from the pips alone is taken only when it resolves exactly those dice and
+		// agrees with every other die (see resolves).
+		if alt := r.finish(img, off, nil, nil, read); resolves(rd.Dice, alt) {
+			rd.Dice = alt
 		}
 	}
-	rd.Dice = specks(kept)
-	rd.Dice = r.netBlanks(img, off, rd.Dice, won, read)
-	r.unglare(img, off, rd.Dice)
-	r.netRead(img, off, rd.Dice) // after specks: a face read by the network has no fitted size
-	rd.Dice = unlike(rd.Dice, r.o.MinContrast)
-	if r.o.Tray.Empty() {
-		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as
-		// dice, and "the dice of one game are alike" tells it apart. A calibrated tray holds
-		// only dice, which may then be the players' own, of any mix of colours.
-		odd(rd.Dice, r.o.MinContrast)
-		printedAlike(img, off, rd.Dice, r.o.MinContrast)
-	}
-	rd.Dice = oneBody(img, off, rd.Dice, r.o.MinContrast)
-	// Last, these: they are spent only on a reading that would be trusted.
-	r.stable(img, rd.Dice)
-	r.netConfirm(img, rd.Dice)
-	r.netDoubt(img, rd.Dice)
 	sort.Slice(rd.Dice, func(i, j int) bool {
 		a, b := rd.Dice[i].Box.Min, rd.Dice[j].Box.Min
 		if a.Y != b.Y {
@@ -205,6 +184,43 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
 	}
 	return rd
+}
+
+// finish completes the dice read from the blobs of hypothesis won: dice proposed from pips,
+// the networks' looks, and the checks that refuse what is not to be trusted.
+func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]cand, read map[cand]face) []Die {
+	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
+	dice = r.pipDice(img, off, dice)
+	dice = r.negativePipDice(img, off, dice)
+	// Candidates that were not read and look like no die either (face.clutter) are left out,
+	// but only now: while the die's size and the cuts of the blobs are chosen they count as
+	// unread. The evidence is no proof, and on pale wood an ivory die whose face is barely
+	// the desk's colour would else let the other size win by reading its pips as 1s
+	// (matteop65/two_48.jpg).
+	kept := dice[:0]
+	for _, d := range dice {
+		if d.Value > 0 || !d.clutter {
+			kept = append(kept, d)
+		}
+	}
+	dice = specks(kept)
+	dice = r.netBlanks(img, off, dice, won, read)
+	r.unglare(img, off, dice)
+	r.netRead(img, off, dice) // after specks: a face read by the network has no fitted size
+	dice = unlike(dice, r.o.MinContrast)
+	if r.o.Tray.Empty() {
+		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as
+		// dice, and "the dice of one game are alike" tells it apart. A calibrated tray holds
+		// only dice, which may then be the players' own, of any mix of colours.
+		odd(dice, r.o.MinContrast)
+		printedAlike(img, off, dice, r.o.MinContrast)
+	}
+	dice = oneBody(img, off, dice, r.o.MinContrast)
+	// Last, these: they are spent only on a reading that would be trusted.
+	r.stable(img, dice)
+	r.netConfirm(img, dice)
+	r.netDoubt(img, dice)
+	return dice
 }
 
 // anyRead says whether some die of ds was read.

@@ -61,6 +61,8 @@ type Die struct {
 	col [3]float64
 	// amb: not read because its pips fitted two faces (values or places).
 	amb bool
+	// either: what an ambiguous face read (see resolves).
+	either ambiguity
 	// outlined: read from a face whose outline was seen on all four sides (see oneDice).
 	outlined bool
 	// light: its pips are lighter than its face (a dark die's white pips).
