@@ -1,6 +1,9 @@
 package camera
 
-import "image"
+import (
+	"image"
+	"strings"
+)
 
 // resolves says whether alt, the dice read from their pips alone, may stand for dice, the
 // reading from the blobs. Each die the blobs refused must have been refused as ambiguous, its
@@ -58,12 +61,13 @@ func centred(a, b image.Rectangle) bool {
 	return image.Pt((a.Min.X+a.Max.X)/2, (a.Min.Y+a.Max.Y)/2).In(b)
 }
 
-// onlyAmbiguous says whether some of dice were refused and all of those as ambiguous.
+// onlyAmbiguous says whether some of dice were refused and all of those as ambiguous, each
+// still for that reason (a later check may refuse an ambiguous die for another).
 func onlyAmbiguous(dice []Die) bool {
 	n := 0
 	for _, d := range dice {
 		if d.Value == 0 {
-			if !d.amb {
+			if !d.amb || !strings.HasPrefix(d.Why, "ambiguous") {
 				return false
 			}
 			n++

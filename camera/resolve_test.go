@@ -30,6 +30,8 @@ func TestResolves(t *testing.T) {
 	amb := Die{Box: box(100, 100, 80), amb: true, either: ambiguity{a: 2, b: 3}, Why: "ambiguous: reads 2 or 3"}
 	more := Die{Box: box(100, 100, 80), amb: true, either: ambiguity{a: 2, more: true}, Why: "ambiguous: reads 2 or a face of more pips"}
 	edge := amb
+	later := amb
+	later.Why = "a face and the side face beside it, with no seam between them: one die seen obliquely"
 	edge.src.edge = true
 	unlaid := Die{Box: box(100, 100, 80), Why: "13 pips"}
 	blobs := []Die{read(4, 0, 0, 40), amb}
@@ -49,6 +51,7 @@ func TestResolves(t *testing.T) {
 		{"the ambiguous blob made two dice", blobs, []Die{read(4, 2, 2, 36), read(3, 105, 105, 30), read(2, 140, 140, 30)}, false},
 		{"the ambiguous blob left empty", blobs, []Die{read(4, 2, 2, 36), read(3, 200, 200, 40)}, false},
 		{"a refusal not for ambiguity", []Die{read(4, 0, 0, 40), unlaid}, []Die{read(4, 2, 2, 36), read(3, 120, 110, 40)}, false},
+		{"an ambiguous die refused later for another reason", []Die{read(4, 0, 0, 40), later}, []Die{read(4, 2, 2, 36), read(3, 120, 110, 40)}, false},
 		{"alt refuses a die too", blobs, []Die{read(4, 2, 2, 36), {Box: box(120, 110, 40)}}, false},
 		{"the blobs' reading was settled", []Die{read(4, 0, 0, 40)}, []Die{read(4, 2, 2, 36)}, false},
 		{"one die of alt for two read", []Die{read(4, 0, 0, 40), read(4, 10, 10, 40), amb}, []Die{read(4, 5, 5, 40), read(3, 120, 110, 40)}, false},
