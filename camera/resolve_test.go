@@ -12,7 +12,7 @@ func TestReadResolvesAmbiguous(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	for _, c := range []struct{ file, want string }{
 		{"matteop65/six_57.jpg", "[2 3 5 5 6]"},   // a 3 that read 2 or 3 by the die's turn
-		{"matteop65/three_49.jpg", "[3 3 3 3 3]"}, // a 3 whose turn could not be measured
+		{"matteop65/three_49.jpg", "[3 3 3 3 3]"}, // a 3, or nothing at its edges' turn
 		{"matteop65/two_39.jpg", "[2 2 2 2]"},     // a 2 that read 1 or 2 by the pip threshold
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -24,15 +24,16 @@ func TestReadResolvesAmbiguous(t *testing.T) {
 	}
 }
 
+// TestResolves: the reading from the pips alone settles an ambiguous die's face, and nothing else.
 func TestResolves(t *testing.T) {
 	box := func(x, y, s int) image.Rectangle { return image.Rect(x, y, x+s, y+s) }
 	read := func(v, x, y, s int) Die { return Die{Value: v, Box: box(x, y, s)} }
 	amb := Die{Box: box(100, 100, 80), amb: true, either: ambiguity{a: 2, b: 3}, Why: "ambiguous: reads 2 or 3"}
 	more := Die{Box: box(100, 100, 80), amb: true, either: ambiguity{a: 2, more: true}, Why: "ambiguous: reads 2 or a face of more pips"}
-	edge := amb
-	later := amb
-	later.Why = "a face and the side face beside it, with no seam between them: one die seen obliquely"
+	edge := amb // its blob meets the picture's edge
 	edge.src.edge = true
+	later := amb // refused again by a later check
+	later.Why = "a face and the side face beside it, with no seam between them: one die seen obliquely"
 	unlaid := Die{Box: box(100, 100, 80), Why: "13 pips"}
 	blobs := []Die{read(4, 0, 0, 40), amb}
 	for _, c := range []struct {
