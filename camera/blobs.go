@@ -69,7 +69,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 					// what is left of the wall, as below.
 					c2 := c
 					c2.side, c2.r.w, c2.r.h = c.die, c.die, c.die
-					if g := faceOf(c2); g.value >= 3 && !g.amb {
+					if g := faceOf(c2); g.value >= 3 && !g.amb.is() {
 						f, alt[i] = g, c2
 					} else {
 						f.clutter = true

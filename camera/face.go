@@ -22,8 +22,7 @@ type face struct {
 	conf   float64
 	why    string
 	notDie bool         // no pips at all: not a die
-	amb    bool         // not read because pips fitted different values
-	either ambiguity    // what an ambiguous face read
+	amb    ambiguity    // not read because pips fitted different values: what they read
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels
 	// look and extraLook are the pips and the extra pips as found in the patch (size,
@@ -62,7 +61,7 @@ func (f face) die(c cand, off image.Point) Die {
 		r = f.face
 	}
 	x0, y0, x1, y1 := r.bounds()
-	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, either: f.either, outlined: c.outlined, hued: f.hued, src: c, fc: f.face,
+	d := Die{Value: f.value, Confidence: f.conf, Why: f.why, clutter: f.clutter, col: f.col, amb: f.amb, outlined: c.outlined, hued: f.hued, src: c, fc: f.face,
 		Box: image.Rect(int(x0), int(y0), int(x1+1), int(y1+1)).Add(off)}
 	if f.unlaid {
 		d.unlaid = f.why

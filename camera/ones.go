@@ -233,7 +233,7 @@ func (r *Reader) oneDice(img gocv.Mat, off image.Point, spots []darkSpot, g gray
 			// either way (a top face's 1 and a side face's pip read as a 2): it is left unread.
 			if dice[j].Value == 2 && r.contested(img, off, s, g, spots, dice[j]) {
 				dice[j].Why = fmt.Sprintf("ambiguous: reads %d, or 1 from a face outlined around one pip", dice[j].Value)
-				dice[j].Value, dice[j].amb, dice[j].either = 0, true, ambiguity{a: 2, b: 1}
+				dice[j].Value, dice[j].amb = 0, ambiguity{a: 2, b: 1}
 			}
 			continue
 		}
@@ -310,7 +310,7 @@ func (r *Reader) oneFace(img gocv.Mat, s darkSpot, g grayImg, spots []darkSpot, 
 	// face, and no partner of the pip in a 2 (a side face's pip in an oblique view).
 	c.outlined = true
 	f := r.readFace(img, c)
-	if f.value != 1 || f.amb || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) || !outlineInPicture(c.r, img) {
+	if f.value != 1 || f.amb.is() || f.mixed || f.conf < 2*r.o.MinConfidence || pipInside(f, c) || !outlineInPicture(c.r, img) {
 		return face{}, cand{}, false
 	}
 	return f, c, true

@@ -25,12 +25,12 @@ func (r *Reader) polarised(img gocv.Mat, c cand, lab []byte, k, square float64, 
 		}
 	}
 	switch {
-	case dark.amb:
+	case dark.amb.is():
 		return dark, true
-	case light.amb:
+	case light.amb.is():
 		return light, true
 	case dark.value > 0 && light.value > 0 && dark.value != light.value:
-		return face{why: fmt.Sprintf("ambiguous: reads %d from its dark spots and %d from its light ones", dark.value, light.value), amb: true, either: ambiguity{a: dark.value, b: light.value}, square: square}, true
+		return face{why: fmt.Sprintf("ambiguous: reads %d from its dark spots and %d from its light ones", dark.value, light.value), amb: ambiguity{a: dark.value, b: light.value}, square: square}, true
 	case dark.value > 0:
 		return dark, true
 	case light.value > 0:

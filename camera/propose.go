@@ -155,7 +155,7 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 				// the picture's edge may be cut: its pips left fit a smaller face (a side
 				// face's 2 of a die whose top is cut off, matteop65/dice_42.jpg).
 				settles := len(pr.spots) >= 4 && !dice[i].src.edge
-				if !holdsFace(dice[i], off, c) || dice[i].amb && !settles || dice[i].Why == whyOutside {
+				if !holdsFace(dice[i], off, c) || dice[i].amb.is() && !settles || dice[i].Why == whyOutside {
 					hidden = true
 				}
 				over = append(over, i)
@@ -191,7 +191,7 @@ func (r *Reader) pipDice(img gocv.Mat, off image.Point, dice []Die) []Die {
 		// outline and the pips' shapes already say it is a die (an ivory 6 seen near 45°,
 		// its layout foreshortened, reads with half the confidence of one seen from above).
 		f := r.readFace(img, c)
-		if f.value != len(pr.spots) || f.amb || f.conf < r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
+		if f.value != len(pr.spots) || f.amb.is() || f.conf < r.o.MinConfidence || pipInside(f, c) || !r.shapedAlike(img, c, pr.spots) {
 			continue
 		}
 		if !clearOfEdge(f.face, img) {

@@ -40,7 +40,7 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) (out face) {
 	// give no turn at all: the blob's rectangle is used, and the pips' turn is not checked.
 	d, square, dg := edgeTurn(lab, P, S, r.bufs)
 	f := r.readFaceTurned(img, src, c, lab, k, d, square)
-	if f.value == 0 && !f.amb && !f.notDie && !small {
+	if f.value == 0 && !f.amb.is() && !f.notDie && !small {
 		// The blob may hold a shadow or a halo round a dark die, so the face fills only part
 		// of the patch: its pips are then tiny, and the pip threshold is set by the tray.
 		// Such a face is read again at its own size, seen as the part of the patch the
@@ -59,7 +59,7 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) (out face) {
 			}
 		}
 	}
-	if f.value == 0 && !f.amb && !f.notDie && !small && c.r.aspect() < 1.6 {
+	if f.value == 0 && !f.amb.is() && !f.notDie && !small && c.r.aspect() < 1.6 {
 		// A die's face differs from the tray beside it and ends at the die's edges. A "face"
 		// of its surroundings' colour, or whose colour runs on out of the die's neighbourhood,
 		// is part of something else: a shadow, the desk beside a side face, a cable, a
@@ -77,11 +77,11 @@ func (r *Reader) readFaceSized(img gocv.Mat, c cand, small bool) (out face) {
 	// ambiguous; a failure for the pips' turn alone does not.
 	if f.value >= 1 && f.value <= 3 && square >= minSquare && turnDiff(d, dg) > 2*math.Pi/180 {
 		g := r.readFaceTurned(img, src, c, lab, k, dg, square)
-		if g.value != f.value && (g.value != 0 || g.amb || g.bigger && f.value <= 2) {
-			return face{why: fmt.Sprintf("ambiguous: reads %d or %s depending on how the die's turn is measured", f.value, g.valueOr()), amb: true, either: ambiguity{a: f.value, b: g.value}, square: square}
+		if g.value != f.value && (g.value != 0 || g.amb.is() || g.bigger && f.value <= 2) {
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %s depending on how the die's turn is measured", f.value, g.valueOr()), amb: ambiguity{a: f.value, b: g.value}, square: square}
 		}
 		if g.value == f.value && !samePlace(f, g) {
-			return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on how the die's turn is measured", f.value), amb: true, either: ambiguity{a: f.value, b: f.value}, square: square}
+			return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on how the die's turn is measured", f.value), amb: ambiguity{a: f.value, b: f.value}, square: square}
 		}
 	}
 	return f
@@ -104,7 +104,7 @@ func (r *Reader) readFaceTurned(img gocv.Mat, src *surround, c cand, lab []byte,
 	case g.bigger && f.value >= 1 && f.value <= 2:
 		// The other turn sees more pips like the 1 or 2's own than such a face holds. A face
 		// that reads nothing here has no value to doubt: it stays unread, not ambiguous.
-		return face{why: fmt.Sprintf("ambiguous: reads %d or a face of more pips depending on the die's turn", f.value), amb: true, either: ambiguity{a: f.value, more: true}, square: square}
+		return face{why: fmt.Sprintf("ambiguous: reads %d or a face of more pips depending on the die's turn", f.value), amb: ambiguity{a: f.value, more: true}, square: square}
 	case g.value == 0:
 		return f
 	case f.value == 0:
@@ -116,9 +116,9 @@ func (r *Reader) readFaceTurned(img gocv.Mat, src *surround, c cand, lab []byte,
 		}
 		return f
 	case f.value != g.value:
-		return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), amb: true, either: ambiguity{a: f.value, b: g.value}, square: square}
+		return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the die's turn", f.value, g.value), amb: ambiguity{a: f.value, b: g.value}, square: square}
 	case !samePlace(f, g):
-		return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on the die's turn", f.value), amb: true, either: ambiguity{a: f.value, b: f.value}, square: square}
+		return face{why: fmt.Sprintf("ambiguous: reads %d from other pips depending on the die's turn", f.value), amb: ambiguity{a: f.value, b: f.value}, square: square}
 	}
 	return f
 }
@@ -297,7 +297,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			lones = append(lones, w.lone...)
 			bigger = bigger || w.bigger
 			if found && against(ft) {
-				return face{why: fmt.Sprintf("ambiguous: reads 1 or %d depending on the pip threshold", ft.value), amb: true, either: ambiguity{a: 1, b: ft.value}}
+				return face{why: fmt.Sprintf("ambiguous: reads 1 or %d depending on the pip threshold", ft.value), amb: ambiguity{a: 1, b: ft.value}}
 			}
 			continue
 		}
@@ -312,7 +312,7 @@ func (r *Reader) readFaceShaped(img gocv.Mat, c cand, lab []byte, k, square floa
 			pips, ft, used, Cu, Tu = ps, fi, us, a.C, tf
 		}
 		if found && fi.value != ft.value || against(fi) {
-			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value), amb: true, either: ambiguity{a: max(ft.value, 1), b: fi.value}}
+			return face{why: fmt.Sprintf("ambiguous: reads %d or %d depending on the pip threshold", max(ft.value, 1), fi.value), amb: ambiguity{a: max(ft.value, 1), b: fi.value}}
 		}
 		weak = weak || fi.weak
 		sides = sides || fi.sides

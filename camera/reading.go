@@ -59,10 +59,9 @@ type Die struct {
 	clutter bool
 	// col is the face's median colour in 8-bit Lab (see faceColour).
 	col [3]float64
-	// amb: not read because its pips fitted two faces (values or places).
-	amb bool
-	// either: what an ambiguous face read (see resolves).
-	either ambiguity
+	// amb: not read because its pips fitted two faces (values or places), and what they read
+	// (see resolves).
+	amb ambiguity
 	// outlined: read from a face whose outline was seen on all four sides (see oneDice).
 	outlined bool
 	// light: its pips are lighter than its face (a dark die's white pips).

@@ -23,7 +23,7 @@ func resolves(dice, alt []Die) bool {
 		}
 		n := 0
 		for j, a := range alt {
-			if d.Value == 0 && centred(a.Box, d.Box) && d.either.allows(a.Value) || d.Value > 0 && a.Value == d.Value && (centred(a.Box, d.Box) || centred(d.Box, a.Box)) {
+			if d.Value == 0 && centred(a.Box, d.Box) && d.amb.allows(a.Value) || d.Value > 0 && a.Value == d.Value && (centred(a.Box, d.Box) || centred(d.Box, a.Box)) {
 				if used[j] {
 					return false // one die of alt for two of the blobs'
 				}
@@ -43,13 +43,16 @@ func resolves(dice, alt []Die) bool {
 	return true
 }
 
-// ambiguity is what an ambiguous face read: two values (0 for a reading of no value, as
+// ambiguity is what an ambiguous face read: two values (b 0 for a reading of no value, as
 // when a side face's pip made the other turn's reading fail), or a value or any face of more
-// pips.
+// pips. The zero ambiguity is none: a is always a value.
 type ambiguity struct {
 	a, b int
 	more bool
 }
+
+// is says whether the face was ambiguous.
+func (m ambiguity) is() bool { return m.a > 0 }
 
 // allows says whether v is one of the readings.
 func (m ambiguity) allows(v int) bool {
@@ -67,7 +70,7 @@ func onlyAmbiguous(dice []Die) bool {
 	n := 0
 	for _, d := range dice {
 		if d.Value == 0 {
-			if !d.amb || !strings.HasPrefix(d.Why, "ambiguous") {
+			if !d.amb.is() || !strings.HasPrefix(d.Why, "ambiguous") {
 				return false
 			}
 			n++

@@ -28,8 +28,8 @@ func TestReadResolvesAmbiguous(t *testing.T) {
 func TestResolves(t *testing.T) {
 	box := func(x, y, s int) image.Rectangle { return image.Rect(x, y, x+s, y+s) }
 	read := func(v, x, y, s int) Die { return Die{Value: v, Box: box(x, y, s)} }
-	amb := Die{Box: box(100, 100, 80), amb: true, either: ambiguity{a: 2, b: 3}, Why: "ambiguous: reads 2 or 3"}
-	more := Die{Box: box(100, 100, 80), amb: true, either: ambiguity{a: 2, more: true}, Why: "ambiguous: reads 2 or a face of more pips"}
+	amb := Die{Box: box(100, 100, 80), amb: ambiguity{a: 2, b: 3}, Why: "ambiguous: reads 2 or 3"}
+	more := Die{Box: box(100, 100, 80), amb: ambiguity{a: 2, more: true}, Why: "ambiguous: reads 2 or a face of more pips"}
 	edge := amb // its blob meets the picture's edge
 	edge.src.edge = true
 	later := amb // refused again by a later check

@@ -40,7 +40,7 @@ func (r *Reader) stable(img gocv.Mat, dice []Die) {
 			c := d.src
 			c.side *= s
 			got[j] = r.readFaceSized(img, c, true)
-			if g := got[j]; g.value == d.Value || g.value == 0 && !g.amb {
+			if g := got[j]; g.value == d.Value || g.value == 0 && !g.amb.is() {
 				same = true
 				break // one square that agrees (or reads nothing) settles it
 			}
@@ -56,7 +56,7 @@ func (r *Reader) stable(img gocv.Mat, dice []Die) {
 
 // reads says what a face read: its value, or that it was ambiguous.
 func reads(f face) string {
-	if f.amb {
+	if f.amb.is() {
 		return "ambiguous"
 	}
 	return f.valueOr()
