@@ -10,10 +10,11 @@ import (
 )
 
 // facenet.bin and facenet2.bin hold the weights of two faceNets, written by
-// scripts/facenet/export.py: "CSFN", a version, then each array as a length and that many
-// little-endian float32s, batch norm already folded into the convolutions. The two were
-// trained the same way from different random seeds, so they err on different faces (see
-// netVote).
+// scripts/facenet/export.py: "CSFN", version 2, the architecture (the crop's side, the
+// number of convolutions, each one's output channels and whether a 2×2 max pool follows it,
+// the dense layer's width), then each array as a length and that many little-endian
+// float32s, batch norm already folded into the convolutions. The two were trained the same
+// way from different random seeds, so they err on different faces (see netVote).
 //
 //go:embed facenet.bin
 var faceNetWeights []byte
@@ -35,17 +36,18 @@ var builtinNets = sync.OnceValues(func() ([2]*faceNet, error) {
 	return nets, nil
 })
 
-// netSide is the side of the square crop the network reads, in pixels.
+// netSide is the side of the square crop the networks read, in pixels. The weights carry
+// the side they were trained on; 48 was tried and not taken (BENCHMARKS-dice.md).
 const netSide = 32
 
-// faceNet reads a die's top face from a 32×32 BGR crop centred on it, 1.5 die sides wide:
-// five 3×3 convolutions (16, 16, 32, 32 and 64 channels, a 2×2 max pool after the second,
-// fourth and fifth), a dense layer of 64 and seven outputs, "no top face here" and the
-// values 1 to 6. It is asked only about dice whose pips fit no layout (netRead) and, in a
-// photo it completes, the dice read from pips (netConfirm). A Reader runs it through
-// OpenCV (netRunner); cfg and model are its convolutions as a Darknet model for that.
+// faceNet reads a die's top face from a netSide×netSide BGR crop centred on it, 1.5 die
+// sides wide: 3×3 convolutions with ReLUs, some followed by a 2×2 max pool, a dense layer
+// and seven outputs, "no top face here" and the values 1 to 6. It is asked only about dice
+// whose pips fit no layout (netRead) and, in a photo it completes, the dice read from pips
+// (netConfirm). A Reader runs it through OpenCV (netRunner); cfg and model are its
+// convolutions as a Darknet model for that.
 type faceNet struct {
-	convs      [5]convLayer
+	convs      []convLayer
 	fc1        denseLayer
 	fc2        denseLayer
 	cfg, model []byte
@@ -64,50 +66,95 @@ type denseLayer struct {
 	b       []float32
 }
 
-// parseFaceNet reads the weights written by export.py, checking every array's length
-// against the architecture.
+// parseFaceNet reads the weights written by export.py, checking the architecture against
+// netSide and every array's length against the architecture.
 func parseFaceNet(b []byte) (*faceNet, error) {
 	if len(b) < 8 || string(b[:4]) != "CSFN" {
 		return nil, errors.New("face network: not a CSFN weights file")
 	}
-	if v := binary.LittleEndian.Uint32(b[4:8]); v != 1 {
-		return nil, fmt.Errorf("face network: weights version %d, this build reads version 1", v)
+	if v := binary.LittleEndian.Uint32(b[4:8]); v != 2 {
+		return nil, fmt.Errorf("face network: weights version %d, this build reads version 2", v)
 	}
 	b = b[8:]
-	next := func(want int) ([]float32, error) {
+	word := func() (int, error) {
 		if len(b) < 4 {
-			return nil, errors.New("face network: weights file cut short")
+			return 0, errors.New("face network: weights file cut short")
 		}
-		n := int(binary.LittleEndian.Uint32(b))
+		v := int(binary.LittleEndian.Uint32(b))
+		b = b[4:]
+		return v, nil
+	}
+	next := func(want int) ([]float32, error) {
+		n, err := word()
+		if err != nil {
+			return nil, err
+		}
 		if n != want {
 			return nil, fmt.Errorf("face network: an array of %d weights where the architecture has %d", n, want)
 		}
-		if len(b) < 4+4*n {
+		if len(b) < 4*n {
 			return nil, errors.New("face network: weights file cut short")
 		}
 		a := make([]float32, n)
 		for i := range a {
-			a[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4+4*i:]))
+			a[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 		}
-		b = b[4+4*n:]
+		b = b[4*n:]
 		return a, nil
 	}
+	side, err := word()
+	if err != nil {
+		return nil, err
+	}
+	if side != netSide {
+		return nil, fmt.Errorf("face network: trained on %d-pixel crops, this build cuts %d", side, netSide)
+	}
+	count, err := word()
+	if err != nil {
+		return nil, err
+	}
+	if count < 1 || count > 16 {
+		return nil, fmt.Errorf("face network: %d convolutions, want 1 to 16", count)
+	}
 	n := &faceNet{}
-	chans := [6]int{3, 16, 16, 32, 32, 64}
+	in, grid := 3, side
+	for i := 0; i < count; i++ {
+		out, err := word()
+		if err != nil {
+			return nil, err
+		}
+		pool, err := word()
+		if err != nil {
+			return nil, err
+		}
+		if out < 1 || out > 1024 || pool > 1 || pool == 1 && grid < 2 {
+			return nil, fmt.Errorf("face network: convolution %d has %d channels and pool %d", i+1, out, pool)
+		}
+		n.convs = append(n.convs, convLayer{in: in, out: out, pool: pool == 1})
+		if pool == 1 {
+			grid /= 2
+		}
+		in = out
+	}
+	hidden, err := word()
+	if err != nil {
+		return nil, err
+	}
+	if hidden < 1 || hidden > 4096 {
+		return nil, fmt.Errorf("face network: a dense layer of %d, want 1 to 4096", hidden)
+	}
 	for i := range n.convs {
-		c := convLayer{in: chans[i], out: chans[i+1], pool: i != 0 && i != 2}
-		var err error
+		c := &n.convs[i]
 		if c.w, err = next(c.out * c.in * 9); err != nil {
 			return nil, err
 		}
 		if c.b, err = next(c.out); err != nil {
 			return nil, err
 		}
-		n.convs[i] = c
 	}
-	for i, d := range []*denseLayer{&n.fc1, &n.fc2} {
-		d.in, d.out = [2]int{64 * 4 * 4, 64}[i], [2]int{64, 7}[i]
-		var err error
+	n.fc1 = denseLayer{in: in * grid * grid, out: hidden}
+	n.fc2 = denseLayer{in: hidden, out: 7}
+	for _, d := range []*denseLayer{&n.fc1, &n.fc2} {
 		if d.w, err = next(d.out * d.in); err != nil {
 			return nil, err
 		}
@@ -122,7 +169,7 @@ func parseFaceNet(b []byte) (*faceNet, error) {
 	return n, nil
 }
 
-// head turns the convolutions' output (64 channels of 4×4) into the seven outputs'
+// head turns the convolutions' output (the last one's channels over its grid) into the seven outputs'
 // probabilities: the two dense layers and a softmax.
 func (n *faceNet) head(feat []float32) [7]float64 {
 	h := n.fc1.apply(feat, true)

@@ -21,10 +21,15 @@ func TestFaceNetWeights(t *testing.T) {
 	if fmt.Sprint(nets[0].fc2.w) == fmt.Sprint(nets[1].fc2.w) {
 		t.Error("the two built-in networks have the same weights: the pair guards nothing")
 	}
-	version2 := append([]byte(nil), faceNetWeights...)
-	binary.LittleEndian.PutUint32(version2[4:], 2)
-	wrongLen := append([]byte(nil), faceNetWeights...)
-	binary.LittleEndian.PutUint32(wrongLen[8:], 7)
+	changed := func(at int, v uint32) []byte {
+		b := append([]byte(nil), faceNetWeights...)
+		binary.LittleEndian.PutUint32(b[at:], v)
+		return b
+	}
+	// After "CSFN" and the version: the side, the number of convolutions, each one's
+	// channels and pool flag, the dense width, then the first array's length.
+	convs := int(binary.LittleEndian.Uint32(faceNetWeights[12:]))
+	first := 8 + 4*(3+2*convs)
 	for _, c := range []struct {
 		name string
 		b    []byte
@@ -32,9 +37,14 @@ func TestFaceNetWeights(t *testing.T) {
 	}{
 		{"empty", nil, "not a CSFN"},
 		{"other file", []byte("\x89PNG\r\n\x1a\n...."), "not a CSFN"},
-		{"newer version", version2, "version 2"},
+		{"newer version", changed(4, 3), "version 3"},
+		{"older version", changed(4, 1), "version 1"},
+		{"other crop side", changed(8, 48), "trained on 48-pixel crops"},
+		{"no convolutions", changed(12, 0), "0 convolutions"},
+		{"bad pool flag", changed(20, 7), "pool 7"},
 		{"cut short", faceNetWeights[:len(faceNetWeights)/2], "cut short"},
-		{"wrong architecture", wrongLen, "architecture has 432"},
+		{"cut in the header", faceNetWeights[:20], "cut short"},
+		{"wrong architecture", changed(first, 7), "architecture has 432"},
 		{"extra bytes", append(append([]byte(nil), faceNetWeights...), 0, 0), "left over"},
 	} {
 		if _, err := parseFaceNet(c.b); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -3,18 +3,24 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+# 3x3 convolutions: output channels, and whether a 2x2 max pool follows (32 -> 16 -> 8 -> 4).
+CONVS = [(16, False), (16, True), (32, False), (32, True), (64, True)]
+HIDDEN = 64
+
 
 class Net(nn.Module):
-    """3x3 convolutions 16,16 | pool | 32,32 | pool | 64 | pool, dense 64, 7 outputs."""
+    """3x3 convolutions 16,16 | pool | 32,32 | pool | 64 | pool, dense 64, 7 outputs (CONVS, HIDDEN)."""
 
-    def __init__(self):
+    def __init__(self, side=32):
         super().__init__()
-        chans = [3, 16, 16, 32, 32, 64]
-        self.convs = nn.ModuleList(nn.Conv2d(chans[i], chans[i + 1], 3, padding=1) for i in range(5))
-        self.norms = nn.ModuleList(nn.BatchNorm2d(chans[i + 1]) for i in range(5))
-        self.pool = [False, True, False, True, True]
-        self.f1 = nn.Linear(64 * 4 * 4, 64)
-        self.f2 = nn.Linear(64, 7)
+        chans = [3] + [c for c, _ in CONVS]
+        self.side = side
+        self.convs = nn.ModuleList(nn.Conv2d(chans[i], chans[i + 1], 3, padding=1) for i in range(len(CONVS)))
+        self.norms = nn.ModuleList(nn.BatchNorm2d(c) for c, _ in CONVS)
+        self.pool = [p for _, p in CONVS]
+        grid = side >> sum(self.pool)
+        self.f1 = nn.Linear(chans[-1] * grid * grid, HIDDEN)
+        self.f2 = nn.Linear(HIDDEN, 7)
         self.drop = nn.Dropout(0.3)
 
     def forward(self, x):
@@ -31,5 +37,5 @@ def normalise(x):
 
 
 def prepare(batch):
-    """uint8 B x 32 x 32 x 3 (BGR) -> normalised float B x 3 x 32 x 32."""
+    """uint8 B x SIDE x SIDE x 3 (BGR) -> normalised float B x 3 x SIDE x SIDE."""
     return normalise(torch.from_numpy(batch).float().permute(0, 3, 1, 2) / 255.0)

@@ -17,14 +17,16 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from data import cut  # noqa: E402
-from net import Net, prepare  # noqa: E402
+from net import CONVS, Net, prepare  # noqa: E402
 
 
 def load(path):
-    net = Net()
     b = open(path, 'rb').read()
-    assert b[:4] == b'CSFN' and struct.unpack('<I', b[4:8])[0] == 1
-    off = 8
+    assert b[:4] == b'CSFN' and struct.unpack('<I', b[4:8])[0] == 2
+    head = 2 + 2 * len(CONVS) + 1
+    side = struct.unpack(f'<{head}I', b[8:8 + 4 * head])[0]
+    net = Net(side)
+    off = 8 + 4 * head
 
     def arr(shape):
         nonlocal off
