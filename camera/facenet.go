@@ -41,11 +41,12 @@ var builtinNets = sync.OnceValues(func() ([2]*faceNet, error) {
 const netSide = 32
 
 // faceNet reads a die's top face from a netSide×netSide BGR crop centred on it, 1.5 die
-// sides wide: 3×3 convolutions with ReLUs, some followed by a 2×2 max pool, a dense layer
-// and seven outputs, "no top face here" and the values 1 to 6. It is asked only about dice
-// whose pips fit no layout (netRead) and, in a photo it completes, the dice read from pips
-// (netConfirm). A Reader runs it through OpenCV (netRunner); cfg and model are its
-// convolutions as a Darknet model for that.
+// sides wide: 3×3 convolutions with ReLUs, some followed by a 2×2 max pool (the shipped
+// ones: 16, 16, 32, 32 and 64 channels, a pool after the second, fourth and fifth), a dense
+// layer (64) and seven outputs, "no top face here" and the values 1 to 6. It is asked only
+// about dice whose pips fit no layout (netRead) and, in a photo it completes, the dice read
+// from pips (netConfirm). A Reader runs it through OpenCV (netRunner); cfg and model are
+// its convolutions as a Darknet model for that.
 type faceNet struct {
 	convs      []convLayer
 	fc1        denseLayer
