@@ -170,8 +170,8 @@ func parseFaceNet(b []byte) (*faceNet, error) {
 	return n, nil
 }
 
-// head turns the convolutions' output (the last one's channels over its grid) into the seven outputs'
-// probabilities: the two dense layers and a softmax.
+// head turns the convolutions' output (the last one's channels over its grid) into the
+// seven outputs' probabilities: the two dense layers and a softmax.
 func (n *faceNet) head(feat []float32) [7]float64 {
 	h := n.fc1.apply(feat, true)
 	o := n.fc2.apply(h, false)

@@ -3,6 +3,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from data import SIDE
+
 # 3x3 convolutions: output channels, and whether a 2x2 max pool follows (32 -> 16 -> 8 -> 4).
 CONVS = [(16, False), (16, True), (32, False), (32, True), (64, True)]
 HIDDEN = 64
@@ -11,14 +13,14 @@ HIDDEN = 64
 class Net(nn.Module):
     """3x3 convolutions 16,16 | pool | 32,32 | pool | 64 | pool, dense 64, 7 outputs (CONVS, HIDDEN)."""
 
-    def __init__(self, side=32):
+    def __init__(self):
         super().__init__()
         chans = [3] + [c for c, _ in CONVS]
-        self.side = side
+        self.side = SIDE
         self.convs = nn.ModuleList(nn.Conv2d(chans[i], chans[i + 1], 3, padding=1) for i in range(len(CONVS)))
         self.norms = nn.ModuleList(nn.BatchNorm2d(c) for c, _ in CONVS)
         self.pool = [p for _, p in CONVS]
-        grid = side >> sum(self.pool)
+        grid = SIDE >> sum(self.pool)
         self.f1 = nn.Linear(chans[-1] * grid * grid, HIDDEN)
         self.f2 = nn.Linear(HIDDEN, 7)
         self.drop = nn.Dropout(0.3)

@@ -17,16 +17,17 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from data import cut  # noqa: E402
-from net import CONVS, Net, prepare  # noqa: E402
+from net import CONVS, HIDDEN, Net, prepare  # noqa: E402
 
 
 def load(path):
     b = open(path, 'rb').read()
     assert b[:4] == b'CSFN' and struct.unpack('<I', b[4:8])[0] == 2
-    head = 2 + 2 * len(CONVS) + 1
-    side = struct.unpack(f'<{head}I', b[8:8 + 4 * head])[0]
-    net = Net(side)
-    off = 8 + 4 * head
+    net = Net()
+    want = [net.side, len(CONVS)] + [v for c, p in CONVS for v in (c, int(p))] + [HIDDEN]
+    got = list(struct.unpack(f'<{len(want)}I', b[8:8 + 4 * len(want)]))
+    assert got == want, f'{path}: architecture {got}, net.py has {want}'
+    off = 8 + 4 * len(want)
 
     def arr(shape):
         nonlocal off
