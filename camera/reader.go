@@ -207,6 +207,7 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 	dice = r.netBlanks(img, off, dice, won, read)
 	r.unglare(img, off, dice)
 	r.netRead(img, off, dice) // after specks: a face read by the network has no fitted size
+	dice = r.netSplit(img, off, dice)
 	dice = unlike(dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {
 		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as

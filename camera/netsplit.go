@@ -1,0 +1,167 @@
+package camera
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+const (
+	// splitStep is the coarse grid netSplit scans a refused blob on, in die sides: a die's
+	// centre is then within a third of a side of a grid point, where the face networks, trained
+	// on crops jittered that much, still see its face.
+	splitStep = 1.0 / 3
+	// splitSeen is the least probability of a top face (1 less that of none), by the first
+	// network on the crop as it is, at which a grid point may be a die's centre.
+	splitSeen = 0.5
+)
+
+// netSplit reads touching dice that no way of cutting their blob told apart (a smoky 5 a few
+// pixels from a blue 1, two purple dice side by side, a huddle of dark dice) by where the face
+// networks see a top face: a die's face fills the network's square only when the square is
+// centred on it, so the probability of "no top face" dips at each die's centre and rises
+// between them. Each refused die's box is scanned on a coarse grid, the peaks refined and
+// each read by netVote's rule at netBlankSure with no turn dissenting, as netBlanks reads a
+// blank blob. The refused die is replaced only when every peak that is not a die already read
+// is so read (a peak the networks cannot read may be a die that would go missing) and the
+// faces found account for the pips the pip reader saw in the box; the dice added are marked
+// Net, so netConfirm checks the others and every later check applies to them.
+func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
+	if r.nets[0] == nil {
+		return dice
+	}
+	side := dieSide(dice)
+	if side <= 0 {
+		return dice
+	}
+	var read, out, added []Die
+	for _, d := range dice {
+		if d.Value > 0 {
+			read = append(read, d)
+		}
+	}
+	for _, d := range dice {
+		if d.Value != 0 || d.clutter || d.amb.is() {
+			out = append(out, d)
+			continue
+		}
+		got, ok := r.splitBlob(img, off, d, read, added, side)
+		if !ok {
+			out = append(out, d)
+			continue
+		}
+		added = append(added, got...)
+	}
+	return append(out, added...)
+}
+
+// splitBlob reads the dice in refused die d's box (see netSplit); ok is false when they
+// cannot all be read.
+func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []Die, side float64) ([]Die, bool) {
+	b := d.Box.Sub(off)
+	x0, y0 := float64(b.Min.X), float64(b.Min.Y)
+	x1, y1 := float64(b.Max.X), float64(b.Max.Y)
+	s := netCrop * side
+	seen := func(x, y float64) float64 {
+		in, ok := netInput(img, x, y, s)
+		if !ok {
+			return 0
+		}
+		return 1 - r.nets[0].probs(in)[0]
+	}
+	step := splitStep * side
+	nx, ny := int(math.Ceil((x1-x0)/step))+1, int(math.Ceil((y1-y0)/step))+1
+	if nx*ny > 64 {
+		return nil, false // more than a handful of dice: a box's frame, a hand
+	}
+	grid := make([]float64, nx*ny)
+	at := func(i, j int) (float64, float64) {
+		return x0 + (x1-x0)*float64(i)/math.Max(1, float64(nx-1)), y0 + (y1-y0)*float64(j)/math.Max(1, float64(ny-1))
+	}
+	for j := 0; j < ny; j++ {
+		for i := 0; i < nx; i++ {
+			grid[j*nx+i] = seen(at(i, j))
+		}
+	}
+	type peak struct{ x, y, p float64 }
+	var peaks []peak
+	for j := 0; j < ny; j++ {
+		for i := 0; i < nx; i++ {
+			p := grid[j*nx+i]
+			top := p >= splitSeen
+			for dj := -1; dj <= 1 && top; dj++ {
+				for di := -1; di <= 1; di++ {
+					if u, v := i+di, j+dj; (di != 0 || dj != 0) && u >= 0 && v >= 0 && u < nx && v < ny && grid[v*nx+u] > p {
+						top = false
+					}
+				}
+			}
+			if !top {
+				continue
+			}
+			// Climb to the face's centre in steps of a twelfth of a side.
+			x, y := at(i, j)
+			for k := 0; k < 6; k++ {
+				bx, by, bp := x, y, p
+				for _, o := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					u, v := x+o[0]*side/12, y+o[1]*side/12
+					if q := seen(u, v); q > bp {
+						bx, by, bp = u, v, q
+					}
+				}
+				if bp == p {
+					break
+				}
+				x, y, p = bx, by, bp
+			}
+			peaks = append(peaks, peak{x, y, p})
+		}
+	}
+	sort.Slice(peaks, func(i, j int) bool { return peaks[i].p > peaks[j].p })
+	var kept []peak
+	for _, p := range peaks {
+		alone := true
+		for _, q := range kept {
+			alone = alone && math.Hypot(p.x-q.x, p.y-q.y) >= 0.75*side
+		}
+		if alone {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) < 2 {
+		return nil, false // one face: netRead's to read, at the candidate's centre
+	}
+	var out []Die
+	split := false // a peak is a die this split reads, or another refused box's split did
+	for _, p := range kept {
+		at := Die{src: cand{r: rotRect{cx: p.x, cy: p.y}}}
+		if near(at, added, 0.6*side, off) {
+			split = true
+			continue
+		}
+		if near(at, read, 0.6*side, off) {
+			continue // a die already read
+		}
+		if ds := s / netCrop; !inPicture(rotRect{cx: p.x, cy: p.y, w: ds, h: ds}.grown(netInside*ds), img.Cols(), img.Rows()) {
+			return nil, false
+		}
+		v, conf := r.netVote(img, p.x, p.y, s, netBlankSure, 0)
+		if v == 0 {
+			return nil, false
+		}
+		c := d.src
+		c.r = rotRect{cx: p.x, cy: p.y, w: side, h: side}
+		c.side, c.die, c.lone, c.edge, c.wall = side, side, false, false, false
+		f := r.readFace(img, c)
+		if f.value != 0 && f.value != v {
+			return nil, false
+		}
+		n := Die{Value: v, Confidence: conf, Net: true, src: c, col: f.col}
+		h := side / 2
+		n.Box = image.Rect(int(p.x-h), int(p.y-h), int(p.x+h+1), int(p.y+h+1)).Add(off)
+		out = append(out, n)
+	}
+	return out, split || len(out) > 0
+}
