@@ -43,7 +43,7 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 		}
 	}
 	for _, d := range dice {
-		if d.Value != 0 || d.clutter || d.amb.is() {
+		if d.Value != 0 || d.clutter || d.amb.is() || d.src.edge || d.src.wall || !twoWide(d.Box, side) {
 			out = append(out, d)
 			continue
 		}
@@ -164,4 +164,11 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 		out = append(out, n)
 	}
 	return out, split || len(out) > 0
+}
+
+// twoWide says whether a box is wide enough, one way, to hold two dice's centres netSplit
+// keeps apart (0.75 side) with a margin: touching dice in one blob make a box 1.3 sides long
+// or more, one die with its shadow one of about 1.1.
+func twoWide(b image.Rectangle, side float64) bool {
+	return float64(max(b.Dx(), b.Dy())) >= 1.2*side
 }
