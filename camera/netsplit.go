@@ -18,16 +18,16 @@ const (
 	splitSeen = 0.5
 )
 
-// netSplit reads touching dice that no way of cutting their blob told apart (a smoky 5 a few
-// pixels from a blue 1, two purple dice side by side, a huddle of dark dice) by where the face
-// networks see a top face: a die's face fills the network's square only when the square is
+// netSplit reads touching dice that no way of cutting their blob told apart (a red 5 pressed
+// between two 3s, two ivory 1s side by side) by where the face networks see a top face: a die's face fills the network's square only when the square is
 // centred on it, so the probability of "no top face" dips at each die's centre and rises
 // between them. Each refused die's box is scanned on a coarse grid, the peaks refined and
 // each read by netVote's rule at netBlankSure with no turn dissenting, as netBlanks reads a
-// blank blob. The refused die is replaced only when every peak that is not a die already read
-// is so read (a peak the networks cannot read may be a die that would go missing) and the
-// faces found account for the pips the pip reader saw in the box; the dice added are marked
-// Net, so netConfirm checks the others and every later check applies to them.
+// blank blob, and the pip reader, read at the peak, finds no other value. The refused die is
+// replaced only when the box holds two faces or more (one face is netRead's) and every peak
+// that is not a die already read is so read: a peak the networks cannot read may be a die that
+// would go missing. The dice added are marked Net, so netConfirm checks the others and every
+// later check applies to them.
 func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 	if r.nets[0] == nil {
 		return dice
