@@ -16,6 +16,10 @@ const (
 	// splitSeen is the least probability of a top face (1 less that of none), by the first
 	// network on the crop as it is, at which a grid point may be a die's centre.
 	splitSeen = 0.5
+	// splitGrid is the most grid points netSplit scans in one box (a box 3 sides square): more
+	// than a handful of dice, a hand, a box's frame. Two ivory dice seen obliquely, their side
+	// faces in the blob (matteop65/six_20), take 72.
+	splitGrid = 100
 )
 
 // netSplit reads touching dice that no way of cutting their blob told apart (a red 5 pressed
@@ -73,8 +77,8 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 	}
 	step := splitStep * side
 	nx, ny := int(math.Ceil((x1-x0)/step))+1, int(math.Ceil((y1-y0)/step))+1
-	if nx*ny > 64 {
-		return nil, false // more than a handful of dice: a box's frame, a hand
+	if nx*ny > splitGrid {
+		return nil, false
 	}
 	grid := make([]float64, nx*ny)
 	at := func(i, j int) (float64, float64) {

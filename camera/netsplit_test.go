@@ -20,6 +20,8 @@ func TestNetSplit(t *testing.T) {
 			"a red 5 between two 3s: every cut of their blob overlaps, and only the 5's own square reads it"},
 		{"matteop65/dice_38.jpg", "[1 1 1 1]", 2,
 			"two ivory 1s touching in one blob, refused as one face with a pip like its own beside it"},
+		{"matteop65/six_20.jpg", "[6 6]", 2,
+			"two ivory 6s seen obliquely, their side faces in one blob 2.7 sides tall: 13 pips in no layout"},
 		{"nell-byler/IMG_20191208_112419.jpg", "", 0,
 			"a smoky 1 whose glare streak both networks read as a 2 a little off its centre: one face in its box, no split"},
 	} {
