@@ -23,15 +23,15 @@ const (
 )
 
 // netSplit reads touching dice that no way of cutting their blob told apart (a red 5 pressed
-// between two 3s, two ivory 1s side by side) by where the face networks see a top face: a die's face fills the network's square only when the square is
-// centred on it, so the probability of "no top face" dips at each die's centre and rises
-// between them. Each refused die's box is scanned on a coarse grid, the peaks refined and
-// each read by netVote's rule at netBlankSure with no turn dissenting, as netBlanks reads a
-// blank blob, and the pip reader, read at the peak, finds no other value. The refused die is
-// replaced only when the box holds two faces or more (one face is netRead's) and every peak
-// that is not a die already read is so read: a peak the networks cannot read may be a die that
-// would go missing. The dice added are marked Net, so netConfirm checks the others and every
-// later check applies to them.
+// between two 3s, two ivory 1s side by side) by where the face networks see a top face: a die's
+// face fills the network's square only when the square is centred on it, so the probability of
+// "no top face" dips at each die's centre and rises between them. Each refused die's box is
+// scanned on a coarse grid, the peaks refined and each read by netVote's rule at netBlankSure
+// with no turn dissenting, as netBlanks reads a blank blob, and the pip reader, read at the peak,
+// finds no other value. The refused die is replaced only when the box holds two faces or more
+// (one face is netRead's) and every peak that is not a die already read is so read: a peak the
+// networks cannot read may be a die that would go missing. The dice added are marked Net, so
+// netConfirm checks the others and every later check applies to them.
 func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 	if r.nets[0] == nil {
 		return dice
@@ -140,12 +140,12 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 	var out []Die
 	split := false // a peak is a die this split reads, or another refused box's split did
 	for _, p := range kept {
-		at := Die{src: cand{r: rotRect{cx: p.x, cy: p.y}}}
-		if near(at, added, 0.6*side, off) {
+		here := Die{src: cand{r: rotRect{cx: p.x, cy: p.y}}}
+		if near(here, added, 0.6*side, off) {
 			split = true
 			continue
 		}
-		if near(at, read, 0.6*side, off) {
+		if near(here, read, 0.6*side, off) {
 			continue // a die already read
 		}
 		if ds := s / netCrop; !inPicture(rotRect{cx: p.x, cy: p.y, w: ds, h: ds}.grown(netInside*ds), img.Cols(), img.Rows()) {
