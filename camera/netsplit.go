@@ -20,6 +20,13 @@ const (
 	// than a handful of dice, a hand, a box's frame. Two ivory dice seen obliquely, their side
 	// faces in the blob (matteop65/six_20), take 72.
 	splitGrid = 100
+	// splitApart is how far apart, in die sides, two peaks of a box must be to be two faces.
+	splitApart = 0.75
+	// besideRoom is how far, in face sizes, a read die's blob must reach beyond its face on
+	// one side for missedBeside to look in it: room for another face (1.5 in
+	// IMG_20191209_095613). A die's shadow and side faces reach less in nine blobs of ten,
+	// which are then not scanned: scanning them all trebled the reader's median time.
+	besideRoom = 1.0
 )
 
 // netSplit reads touching dice that no way of cutting their blob told apart (a red 5 pressed
@@ -31,7 +38,8 @@ const (
 // finds no other value. The refused die is replaced only when the box holds two faces or more
 // (one face is netRead's) and every peak that is not a die already read is so read: a peak the
 // networks cannot read may be a die that would go missing. The dice added are marked Net, so
-// netConfirm checks the others and every later check applies to them.
+// netConfirm checks the others and every later check applies to them. The blobs of dice read
+// from their pips are looked in too, for a die their cut missed (missedBeside).
 func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 	if r.nets[0] == nil {
 		return dice
@@ -47,11 +55,12 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 		}
 	}
 	for _, d := range dice {
+		added = append(added, r.missedBeside(img, off, d, read, added, side)...)
 		if d.Value != 0 || d.clutter || d.amb.is() || d.src.edge || d.src.wall || !twoWide(d.Box, side) {
 			out = append(out, d)
 			continue
 		}
-		got, ok := r.splitBlob(img, off, d, read, added, side)
+		got, ok := r.splitBlob(img, off, d, read, added, side, false)
 		if !ok {
 			out = append(out, d)
 			continue
@@ -61,9 +70,50 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 	return append(out, added...)
 }
 
+// missedBeside looks in the blob of a die read from its pips for a die its cut missed (a red 2
+// touching the red 4 above it, both in the 4's blob: IMG_20191209_095613). The blob is scanned
+// as netSplit scans a refused one, but with the read die as a measure (splitBlob's known): the
+// picture's side, guessed from blobs with their shadows, can be half as big again as the dice,
+// and the die found, next to one already read, must not be taken for it. A die found must lie
+// at least the read die's box from its face: two dice's top faces cannot overlap, while its own
+// side face, which the networks read as a face (matteop65/three_27's 5 below its 3), lies
+// nearer. It is boxed as the read die is: one game's dice are one size. A 1's face is its
+// blob, so 1s, and dice read by the networks, which have no fitted face, are not looked beside.
+func (r *Reader) missedBeside(img gocv.Mat, off image.Point, d Die, read, added []Die, side float64) []Die {
+	if d.Value < 2 || d.Net || d.fc.w == 0 || d.src.r.w == 0 {
+		return nil
+	}
+	x0, y0, x1, y1 := d.src.r.bounds()
+	fx0, fy0, fx1, fy1 := d.fc.bounds()
+	if math.Max(math.Max(fx0-x0, x1-fx1), math.Max(fy0-y0, y1-fy1)) < besideRoom*math.Max(fx1-fx0, fy1-fy0) {
+		return nil
+	}
+	blob := d
+	blob.Box = image.Rect(int(x0), int(y0), int(x1+1), int(y1+1)).Add(off)
+	if !twoWide(blob.Box, side) {
+		return nil
+	}
+	got, ok := r.splitBlob(img, off, blob, read, added, side, true)
+	if !ok {
+		return nil
+	}
+	reach, h := float64(max(d.Box.Dx(), d.Box.Dy())), d.Box.Size().Div(2)
+	for i, g := range got {
+		if math.Hypot(g.src.r.cx-d.fc.cx, g.src.r.cy-d.fc.cy) < reach {
+			return nil
+		}
+		c := g.Box.Min.Add(g.Box.Max).Div(2)
+		got[i].Box = image.Rectangle{c.Sub(h), c.Add(h)}
+	}
+	return got
+}
+
 // splitBlob reads the dice in refused die d's box (see netSplit); ok is false when they
-// cannot all be read.
-func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []Die, side float64) ([]Die, bool) {
+// cannot all be read. known: d was read from its pips and the box is its blob (see
+// missedBeside); peaks nearer than splitApart sides are then kept apart where seen dips
+// between them, and each is read in a square no wider than netCrop times the distance to
+// the nearest other peak, so that it does not take in the die read.
+func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []Die, side float64, known bool) ([]Die, bool) {
 	b := d.Box.Sub(off)
 	x0, y0 := float64(b.Min.X), float64(b.Min.Y)
 	x1, y1 := float64(b.Max.X), float64(b.Max.Y)
@@ -128,7 +178,7 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 	for _, p := range peaks {
 		alone := true
 		for _, q := range kept {
-			alone = alone && math.Hypot(p.x-q.x, p.y-q.y) >= 0.75*side
+			alone = alone && (math.Hypot(p.x-q.x, p.y-q.y) >= splitApart*side || known && dipsBetween(p.x, p.y, q.x, q.y, side, seen))
 		}
 		if alone {
 			kept = append(kept, p)
@@ -151,7 +201,13 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 		if ds := s / netCrop; !inPicture(rotRect{cx: p.x, cy: p.y, w: ds, h: ds}.grown(netInside*ds), img.Cols(), img.Rows()) {
 			return nil, false
 		}
-		v, conf := r.netVote(img, p.x, p.y, s, netBlankSure, 0)
+		ps := s
+		for _, q := range kept {
+			if dq := math.Hypot(p.x-q.x, p.y-q.y); known && dq > 0 {
+				ps = math.Min(ps, netCrop*dq)
+			}
+		}
+		v, conf := r.netVote(img, p.x, p.y, ps, netBlankSure, 0)
 		if v == 0 {
 			return nil, false
 		}
@@ -170,8 +226,24 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 	return out, split || len(out) > 0
 }
 
+// dipsBetween says whether seen dips between two of its peaks at least half a side apart
+// (below 0.8 of the lower, a quarter, half or three quarters of the way): two faces, where
+// one face's own peak spreads flat over it.
+func dipsBetween(x0, y0, x1, y1, side float64, seen func(x, y float64) float64) bool {
+	if math.Hypot(x1-x0, y1-y0) < 0.5*side {
+		return false
+	}
+	lo := math.Min(seen(x0, y0), seen(x1, y1))
+	for _, f := range []float64{0.25, 0.5, 0.75} {
+		if seen(x0+f*(x1-x0), y0+f*(y1-y0)) < 0.8*lo {
+			return true
+		}
+	}
+	return false
+}
+
 // twoWide says whether a box is wide enough, one way, to hold two dice's centres netSplit
-// keeps apart (0.75 side) with a margin: touching dice in one blob make a box 1.3 sides long
+// keeps apart (splitApart side) with a margin: touching dice in one blob make a box 1.3 sides long
 // or more, one die with its shadow one of about 1.1.
 func twoWide(b image.Rectangle, side float64) bool {
 	return float64(max(b.Dx(), b.Dy())) >= 1.2*side

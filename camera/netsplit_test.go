@@ -6,7 +6,8 @@ import (
 )
 
 // TestNetSplit: touching dice that no way of cutting their blob reads, read where the face
-// networks see each face; and a single face, which netSplit leaves to netRead.
+// networks see each face; a die missed in a read die's blob, found so; and a read die's side
+// face and a single face, which it must not read.
 func TestNetSplit(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	defer r.Close()
@@ -22,6 +23,10 @@ func TestNetSplit(t *testing.T) {
 			"two ivory 1s touching in one blob, refused as one face with a pip like its own beside it"},
 		{"matteop65/six_20.jpg", "[6 6]", 2,
 			"two ivory 6s seen obliquely, their side faces in one blob 2.7 sides tall: 13 pips in no layout"},
+		{"nell-byler/IMG_20191209_095613.jpg", "[2 2 3 4 6]", 1,
+			"a red 2 touching the red 4 above it, in the 4's blob, which the cut reads as the 4 alone"},
+		{"matteop65/three_27.jpg", "[3 3 3]", 0,
+			"an ivory 3 seen obliquely, its side face a 5 below it that the networks read as a face: not a die missed"},
 		{"nell-byler/IMG_20191208_112419.jpg", "", 0,
 			"a smoky 1 whose glare streak both networks read as a 2 a little off its centre: one face in its box, no split"},
 	} {
