@@ -203,7 +203,7 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 		}
 		ps := s
 		for _, q := range kept {
-			if dq := math.Hypot(p.x-q.x, p.y-q.y); known && dq > 0 {
+			if dq := math.Hypot(p.x-q.x, p.y-q.y); known && p != q {
 				ps = math.Min(ps, netCrop*dq)
 			}
 		}
@@ -243,8 +243,8 @@ func dipsBetween(x0, y0, x1, y1, side float64, seen func(x, y float64) float64) 
 }
 
 // twoWide says whether a box is wide enough, one way, to hold two dice's centres netSplit
-// keeps apart (splitApart side) with a margin: touching dice in one blob make a box 1.3 sides long
-// or more, one die with its shadow one of about 1.1.
+// keeps apart (splitApart side) with a margin: touching dice in one blob make a box 1.3
+// sides long or more, one die with its shadow one of about 1.1.
 func twoWide(b image.Rectangle, side float64) bool {
 	return float64(max(b.Dx(), b.Dy())) >= 1.2*side
 }
