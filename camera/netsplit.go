@@ -27,6 +27,11 @@ const (
 	// IMG_20191209_095613). A die's shadow and side faces reach less in nine blobs of ten,
 	// which are then not scanned: scanning them all trebled the reader's median time.
 	besideRoom = 1.0
+	// splitMeasured: a refused box no scan at the picture's side reads is scanned again at
+	// the size of the dice read from their pips, when the side guessed from the blobs is this
+	// much bigger (IMG_20191209_100026: 47 px guessed, its 5 and 6 are 34 and 37). Scanned at
+	// that size first, boxes read now were lost (BENCHMARKS-dice.md).
+	splitMeasured = 1.3
 )
 
 // netSplit reads touching dice that no way of cutting their blob told apart (a red 5 pressed
@@ -40,6 +45,8 @@ const (
 // networks cannot read may be a die that would go missing. The dice added are marked Net, so
 // netConfirm checks the others and every later check applies to them. The blobs of dice read
 // from their pips are looked in too, for a die their cut missed (missedBeside).
+// A box the scan cannot read is scanned again at the read dice's size where the picture's
+// side, guessed from blobs with their shadows, is far bigger (splitMeasured).
 func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 	if r.nets[0] == nil {
 		return dice
@@ -49,11 +56,16 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 		return dice
 	}
 	var read, out, added []Die
+	var faces []float64
 	for _, d := range dice {
 		if d.Value > 0 {
 			read = append(read, d)
 		}
+		if d.Value >= 2 && !d.Net && d.fc.w > 0 {
+			faces = append(faces, float64(max(d.Box.Dx(), d.Box.Dy())))
+		}
 	}
+	measured := median(faces)
 	for _, d := range dice {
 		added = append(added, r.missedBeside(img, off, d, read, added, side)...)
 		if d.Value != 0 || d.clutter || d.amb.is() || d.src.edge || d.src.wall || !twoWide(d.Box, side) {
@@ -61,6 +73,9 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 			continue
 		}
 		got, ok := r.splitBlob(img, off, d, read, added, side, false)
+		if !ok && measured > 0 && splitMeasured*measured < side && twoWide(d.Box, measured) {
+			got, ok = r.splitBlob(img, off, d, read, added, measured, false)
+		}
 		if !ok {
 			out = append(out, d)
 			continue

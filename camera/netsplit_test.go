@@ -23,6 +23,8 @@ func TestNetSplit(t *testing.T) {
 			"two ivory 1s touching in one blob, refused as one face with a pip like its own beside it"},
 		{"matteop65/six_20.jpg", "[6 6]", 2,
 			"two ivory 6s seen obliquely, their side faces in one blob 2.7 sides tall: 13 pips in no layout"},
+		{"nell-byler/IMG_20191209_100026.jpg", "[3 4 5 6]", 2,
+			"a black 4 touching a white 3 on a pale tray: read only at the size of the 5 and 6 read, not at the guessed 47 px"},
 		{"nell-byler/IMG_20191209_095613.jpg", "[2 2 3 4 6]", 1,
 			"a red 2 touching the red 4 above it, in the 4's blob, which the cut reads as the 4 alone"},
 		{"matteop65/three_27.jpg", "[3 3 3]", 0,
