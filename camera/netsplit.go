@@ -73,7 +73,7 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 			continue
 		}
 		got, ok := r.splitBlob(img, off, d, read, added, side, false)
-		if !ok && measured > 0 && splitMeasured*measured < side && twoWide(d.Box, measured) {
+		if !ok && measured > 0 && splitMeasured*measured < side {
 			got, ok = r.splitBlob(img, off, d, read, added, measured, false)
 		}
 		if !ok {
