@@ -193,7 +193,7 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 	for _, p := range peaks {
 		alone := true
 		for _, q := range kept {
-			alone = alone && (math.Hypot(p.x-q.x, p.y-q.y) >= splitApart*side || known && dipsBetween(p.x, p.y, q.x, q.y, side, seen))
+			alone = alone && (math.Hypot(p.x-q.x, p.y-q.y) >= splitApart*side || known && dipsBetween(p.x, p.y, p.p, q.x, q.y, q.p, side, seen))
 		}
 		if alone {
 			kept = append(kept, p)
@@ -218,8 +218,8 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 		}
 		ps := s
 		for _, q := range kept {
-			if dq := math.Hypot(p.x-q.x, p.y-q.y); known && p != q {
-				ps = math.Min(ps, netCrop*dq)
+			if known && q != p {
+				ps = math.Min(ps, netCrop*math.Hypot(p.x-q.x, p.y-q.y))
 			}
 		}
 		v, conf := r.netVote(img, p.x, p.y, ps, netBlankSure, 0)
@@ -241,14 +241,14 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 	return out, split || len(out) > 0
 }
 
-// dipsBetween says whether seen dips between two of its peaks at least half a side apart
-// (below 0.8 of the lower, a quarter, half or three quarters of the way): two faces, where
-// one face's own peak spreads flat over it.
-func dipsBetween(x0, y0, x1, y1, side float64, seen func(x, y float64) float64) bool {
+// dipsBetween says whether seen dips between two of its peaks, at (x0, y0) and (x1, y1) with
+// values p0 and p1, at least half a side apart (below 0.8 of the lower, a quarter, half or
+// three quarters of the way): two faces, where one face's own peak spreads flat over it.
+func dipsBetween(x0, y0, p0, x1, y1, p1, side float64, seen func(x, y float64) float64) bool {
 	if math.Hypot(x1-x0, y1-y0) < 0.5*side {
 		return false
 	}
-	lo := math.Min(seen(x0, y0), seen(x1, y1))
+	lo := math.Min(p0, p1)
 	for _, f := range []float64{0.25, 0.5, 0.75} {
 		if seen(x0+f*(x1-x0), y0+f*(y1-y0)) < 0.8*lo {
 			return true
