@@ -39,6 +39,12 @@ const (
 	netInside = 0.5
 )
 
+// unlaidRefusal says whether die d is still refused for its pips fitting no layout, the only
+// refusal that unglare and netRead may overturn: not for anything else, not as clutter.
+func unlaidRefusal(d Die) bool {
+	return d.Value == 0 && d.unlaid != "" && d.Why == d.unlaid && !d.clutter
+}
+
 // netRead reads with the face network the dice on which the pip reader found pips but could
 // fit no canonical layout: small dice whose coloured pips merge or break up, marbled and
 // translucent bodies, glare (and a lone pip that reads as a 1 at some pip thresholds only,
@@ -51,18 +57,22 @@ const (
 // little narrower (netVote); the checks after netRead still apply.
 //
 // Photos the network reads nothing in are left as the pip reader read them; in the others
-// unlaidRefusal says whether die d is still refused for its pips fitting no layout, the only
-// refusal that unglare and netRead may overturn: not for anything else, not as clutter.
-func unlaidRefusal(d Die) bool {
-	return d.Value == 0 && d.unlaid != "" && d.Why == d.unlaid && !d.clutter
-}
-
 // netConfirm checks the dice read from pips.
+//
+// Where the picture's side, guessed from blobs with their shadows, is far bigger than the
+// dice read from their pips (splitMeasured), a die the networks cannot read in its blob's
+// square is read in one of their size: a small die is too little of the bigger square
+// (IMG_20191209_100127's dark 1, its blob half as big again as the dice). A die read so
+// shows the guess too big for this photo: the dice the networks read in squares that big
+// are then refused where either network, at the dice's size, rates another value higher
+// (netPrefersOther), for in a square too big a glare streak reads as a pip (TestNetReadMeasured).
 func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	if r.nets[0] == nil {
 		return
 	}
-	side := dieSide(dice)
+	side, m := dieSide(dice), measuredSide(dice)
+	var big []int // dice read in a square far bigger than the dice read from their pips
+	small := false
 	for i, d := range dice {
 		if !unlaidRefusal(d) || holdsPip(d, dice, 0.5*side, off) {
 			continue
@@ -71,13 +81,53 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 		if ds := s / netCrop; !inPicture(rotRect{cx: cx, cy: cy, w: ds, h: ds}.grown(netInside*ds), img.Cols(), img.Rows()) {
 			continue
 		}
-		if v, p := r.netVote(img, cx, cy, s, netSure, netDissent); v != 0 {
+		far := m > 0 && splitMeasured*m < s/netCrop
+		v, p := r.netVote(img, cx, cy, s, netSure, netDissent)
+		switch {
+		case v != 0 && far:
+			big = append(big, i)
+		case v == 0 && far:
+			// Nothing but the networks backs the value: it is taken as netSplit takes a
+			// die, at netBlankSure with no turn dissenting.
+			s = netCrop * m
+			v, p = r.netVote(img, cx, cy, s, netBlankSure, 0)
+			small = small || v != 0
+		}
+		if v != 0 {
 			dice[i].Value, dice[i].Confidence, dice[i].Why, dice[i].Net = v, p, "", true
 			// The die's own square, not its blob's box (which may hold its shadow).
 			h := s / netCrop / 2
 			dice[i].Box = image.Rect(int(cx-h), int(cy-h), int(cx+h+1), int(cy+h+1)).Add(off)
 		}
 	}
+	if !small {
+		return
+	}
+	for _, i := range big {
+		d := dice[i]
+		if r.netPrefersOther(img, d.src.r.cx, d.src.r.cy, netCrop*m, d.Value) {
+			dice[i].Why = fmt.Sprintf("read %d by the face networks in its blob's square, but not in a square the dice's size", d.Value)
+			dice[i].Value, dice[i].Net = 0, false
+		}
+	}
+}
+
+// netPrefersOther says whether either network, its probabilities averaged over the eight turns
+// of the square of side s at (cx, cy), rates some other value above v.
+func (r *Reader) netPrefersOther(img gocv.Mat, cx, cy, s float64, v int) bool {
+	x, ok := netInput(img, cx, cy, s)
+	if !ok {
+		return false
+	}
+	for _, n := range r.nets {
+		p := n.meanProbs(x)
+		for w := 1; w < len(p); w++ {
+			if w != v && p[w] > p[v] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holdsPip says whether a pip of another die read lies closer than half (netRead passes half

@@ -300,3 +300,28 @@ func TestNetLoneOne(t *testing.T) {
 		}
 	}
 }
+
+// TestNetReadMeasured: a die the networks cannot read in its blob's square, guessed from
+// blobs with their shadows half as big again as the dice, is read in a square of the size
+// the dice read from their pips show (a dark 1 the pip reader refuses as a lone pip with too
+// little contrast); and once a die is read so, the dice the networks read in such a big
+// square must be read alike at that size: changed as another camera would, IMG_20191208_112419's
+// smoky 1, small in its blob's square, reads as a 2 there from its glare streak, and the
+// blue 3 read at the dice's size would else complete the photo with that 2.
+func TestNetReadMeasured(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	defer r.Close()
+	rd := readPhoto(t, r, "nell-byler/IMG_20191209_100127.jpg")
+	if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != "[1 2 2 4 6]" {
+		t.Errorf("IMG_20191209_100127: %s %s (%s), want read [1 2 2 4 6]", rd.Status, got, rd.Why)
+	}
+	for _, d := range rd.Dice {
+		if d.Value == 1 && (!d.Net || d.Box.Dx() > 40) {
+			t.Errorf("IMG_20191209_100127: its 1 at %v, net %v: want it read by the networks in a square of the dice's size (about 30 px)", d.Box, d.Net)
+		}
+	}
+	rd = readVaried(t, r, "gamma1.5", "nell-byler/IMG_20191208_112419.jpg")
+	if rd.Status == StatusRead && !subOf(rd.Values(), "[1 3 3 5 5]") {
+		t.Errorf("IMG_20191208_112419 under gamma1.5: read as %v, want [1 3 3 5 5] or a refusal", rd.Values())
+	}
+}

@@ -56,16 +56,12 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 		return dice
 	}
 	var read, out, added []Die
-	var faces []float64
 	for _, d := range dice {
 		if d.Value > 0 {
 			read = append(read, d)
 		}
-		if d.Value >= 2 && !d.Net && d.fc.w > 0 {
-			faces = append(faces, float64(max(d.Box.Dx(), d.Box.Dy())))
-		}
 	}
-	measured := median(faces)
+	measured := measuredSide(dice)
 	for _, d := range dice {
 		added = append(added, r.missedBeside(img, off, d, read, added, side)...)
 		if d.Value != 0 || d.clutter || d.amb.is() || d.src.edge || d.src.wall || !twoWide(d.Box, side) {
@@ -262,4 +258,16 @@ func dipsBetween(x0, y0, p0, x1, y1, p1, side float64, seen func(x, y float64) f
 // sides long or more, one die with its shadow one of about 1.1.
 func twoWide(b image.Rectangle, side float64) bool {
 	return float64(max(b.Dx(), b.Dy())) >= 1.2*side
+}
+
+// measuredSide is the median box of the dice read from two pips or more: the dice's size as
+// their faces show it, where the picture's side is guessed from blobs with their shadows.
+func measuredSide(dice []Die) float64 {
+	var faces []float64
+	for _, d := range dice {
+		if d.Value >= 2 && !d.Net && d.fc.w > 0 {
+			faces = append(faces, float64(max(d.Box.Dx(), d.Box.Dy())))
+		}
+	}
+	return median(faces)
 }
