@@ -172,6 +172,11 @@ func holdsPip(d Die, dice []Die, half float64, off image.Point) bool {
 // not made so. Over the plain photos and eight variations that keep their geometry, this
 // check refused 56 dice: the 10 wrong ones were 1s, 2s, 3s and 5s, and the 18 4s and 6s were
 // all right (IMG_20191208_112857's smoky 4 in five of them).
+//
+// Where the picture's side, guessed from blobs with their shadows, is far bigger than the
+// dice read from their pips (splitMeasured), a die the networks do not confirm in its square
+// is looked at again, by the same rule, in one of their size: small in the bigger square, a
+// 3 of 18 px is too little of it for the networks to agree on (TestNetConfirmMeasured).
 func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil || !r.trusted(dice) {
 		return
@@ -185,7 +190,11 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
-		if v, _ := r.netAgree(img, cx, cy, s, netConfirm, 0, []float64{1, stableShrink}); v != d.Value && v != -1 {
+		v, _ := r.netAgree(img, cx, cy, s, netConfirm, 0, []float64{1, stableShrink})
+		if m := measuredSide(dice); v != d.Value && v != -1 && m > 0 && splitMeasured*m < s/netCrop {
+			v, _ = r.netAgree(img, cx, cy, netCrop*m, netConfirm, 0, []float64{1, stableShrink})
+		}
+		if v != d.Value && v != -1 {
 			dice[i].Why = fmt.Sprintf("read %d from its pips, but the face networks do not both read a %d", d.Value, d.Value)
 			dice[i].Value, dice[i].doubted = 0, d.Value
 		}

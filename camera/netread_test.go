@@ -325,3 +325,24 @@ func TestNetReadMeasured(t *testing.T) {
 		t.Errorf("IMG_20191208_112419 under gamma1.5: read as %v, want [1 3 3 5 5] or a refusal", rd.Values())
 	}
 }
+
+// TestNetConfirmMeasured: a die read from its pips in a photo the networks complete, which
+// they do not confirm in the square of the picture's guessed die size (its blobs, with their
+// shadows, half as big again as the dice), is confirmed in a square of the size of the dice
+// read from their pips: changed as other rigs would, IMG_20191208_112447's and
+// IMG_20191209_100525's small 3s are refused without that second look.
+func TestNetConfirmMeasured(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	defer r.Close()
+	for _, c := range []variedCase{
+		{"scale0.6", "nell-byler/IMG_20191208_112447.jpg", "[2 3 5 6 6]"},
+		{"bright1.4", "nell-byler/IMG_20191208_112447.jpg", "[2 3 5 6 6]"},
+		{"blue0.8", "nell-byler/IMG_20191208_112447.jpg", "[2 3 5 6 6]"},
+		{"scale0.6", "nell-byler/IMG_20191209_100525.jpg", "[1 1 3 5]"},
+	} {
+		rd := readVaried(t, r, c.vary, c.file)
+		if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.labels {
+			t.Errorf("%s %s: %s %s (%s), want read %s", c.vary, c.file, rd.Status, got, rd.Why, c.labels)
+		}
+	}
+}
