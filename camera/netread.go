@@ -412,3 +412,29 @@ func normalise(px []byte) []float32 {
 	}
 	return x
 }
+
+// netAmbiguous reads with the face networks the dice refused because their pips fit two
+// faces (values or places: see ambiguity), taking one of those values when both networks read
+// it as netBlanks takes a die, at netBlankSure with every turn of three squares agreeing. The
+// pips fit both readings; the networks look at the whole face (IMG_20191209_095958's dark
+// green 2, re-encoded at JPEG quality 40, reads 2 or 1 depending on how its turn is
+// measured). The die is then marked Net, so netConfirm checks the dice read from pips and
+// every later check applies to it. Read calls it only for a photo still refused for
+// ambiguous dice alone once the pips alone have been tried (see resolves): with a die the
+// networks read, netConfirm, strict, can refuse a die read right from its pips
+// (TestNetAmbiguous).
+func (r *Reader) netAmbiguous(img gocv.Mat, dice []Die) {
+	if r.nets[0] == nil {
+		return
+	}
+	side := dieSide(dice)
+	for i, d := range dice {
+		if d.Value != 0 || !d.amb.is() || d.clutter || d.src.edge || d.src.wall {
+			continue
+		}
+		cx, cy, s := netSquare(d, side)
+		if v, p := r.netVote(img, cx, cy, s, netBlankSure, 0); d.amb.allows(v) {
+			dice[i].Value, dice[i].Confidence, dice[i].Why, dice[i].Net = v, p, "", true
+		}
+	}
+}

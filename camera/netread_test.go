@@ -346,3 +346,32 @@ func TestNetConfirmMeasured(t *testing.T) {
 		}
 	}
 }
+
+// TestNetAmbiguous: a die whose pips fit two faces is read when both face networks read one
+// of them surely in every turn (IMG_20191209_095958's dark green 2, re-encoded at JPEG
+// quality 40, reads 2 or 1 depending on how its turn is measured); and only once the pips
+// alone have failed to settle it: matteop65/two_34.jpg, so re-encoded, is read from its pips
+// alone, while the networks' reading of its ambiguous 2 would have netConfirm refuse another
+// 2, read right.
+func TestNetAmbiguous(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	defer r.Close()
+	for _, c := range []struct {
+		file, want string
+		net        int
+	}{
+		{"nell-byler/IMG_20191209_095958.jpg", "[2 3 3 3 5]", 1},
+		{"matteop65/two_34.jpg", "[2 2 2 2]", 0},
+	} {
+		rd := readVaried(t, r, "jpeg40", c.file)
+		net := 0
+		for _, d := range rd.Dice {
+			if d.Net {
+				net++
+			}
+		}
+		if got := fmt.Sprint(rd.Values()); rd.Status != StatusRead || got != c.want || net != c.net {
+			t.Errorf("%s: %s %s (%s), %d by the networks; want read %s, %d by the networks", c.file, rd.Status, got, rd.Why, net, c.want, c.net)
+		}
+	}
+}

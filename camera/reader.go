@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"runtime"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -154,13 +155,22 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			}
 		}
 	}
-	rd.Dice = r.finish(img, off, rd.Dice, won, read)
+	pre := slices.Clone(rd.Dice)
+	rd.Dice = r.finish(img, off, rd.Dice, won, read, false)
 	if onlyAmbiguous(rd.Dice) {
 		// A die refused as ambiguous is often one seen obliquely on pale wood, its box
 		// taking in its side faces, whose top face the pips alone propose cleanly. The
 		// reading from the pips alone is taken only when it resolves exactly those dice and
 		// agrees with every other die (see resolves).
-		if alt := r.finish(img, off, nil, nil, read); resolves(rd.Dice, alt) {
+		if alt := r.finish(img, off, nil, nil, read, false); resolves(rd.Dice, alt) {
+			rd.Dice = alt
+		}
+	}
+	if onlyAmbiguous(rd.Dice) {
+		// Still refused for ambiguous dice alone: the face networks, looking at the whole
+		// face, may tell which reading it is (netAmbiguous). The photo is finished again
+		// with them, so that every check after them applies as to any die they read.
+		if alt := r.finish(img, off, pre, won, read, true); unread(alt) < unread(rd.Dice) {
 			rd.Dice = alt
 		}
 	}
@@ -187,8 +197,9 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 }
 
 // finish completes the dice read from the blobs of hypothesis won: dice proposed from pips,
-// the networks' looks, and the checks that refuse what is not to be trusted.
-func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]cand, read map[cand]face) []Die {
+// the networks' looks, and the checks that refuse what is not to be trusted. amb: the
+// networks also read the dice whose pips fit two faces (netAmbiguous).
+func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]cand, read map[cand]face, amb bool) []Die {
 	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
 	dice = r.pipDice(img, off, dice)
 	dice = r.negativePipDice(img, off, dice)
@@ -207,6 +218,9 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 	dice = r.netBlanks(img, off, dice, won, read)
 	r.unglare(img, off, dice)
 	r.netRead(img, off, dice) // after specks: a face read by the network has no fitted size
+	if amb {
+		r.netAmbiguous(img, dice)
+	}
 	dice = r.netSplit(img, off, dice)
 	dice = unlike(dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {
@@ -222,6 +236,17 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 	r.netConfirm(img, dice)
 	r.netDoubt(img, dice)
 	return dice
+}
+
+// unread counts the dice of ds not read.
+func unread(ds []Die) int {
+	n := 0
+	for _, d := range ds {
+		if d.Value == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // anyRead says whether some die of ds was read.
