@@ -62,10 +62,11 @@ func unlaidRefusal(d Die) bool {
 // Where the picture's side, guessed from blobs with their shadows, is far bigger than the
 // dice read from their pips (splitMeasured), a die the networks cannot read in its blob's
 // square is read in one of their size: a small die is too little of the bigger square
-// (IMG_20191209_100127's dark 1, its blob half as big again as the dice). A die read so
+// (IMG_20191209_100127's navy 1, its blob half as big again as the dice). A die read so
 // shows the guess too big for this photo: the dice the networks read in squares that big
 // are then refused where either network, at the dice's size, rates another value higher
-// (netPrefersOther), for in a square too big a glare streak reads as a pip (TestNetReadMeasured).
+// (netPrefersOther), for in a square too big a glare streak reads as a pip
+// (TestNetReadMeasured).
 func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 	if r.nets[0] == nil {
 		return

@@ -303,11 +303,12 @@ func TestNetLoneOne(t *testing.T) {
 
 // TestNetReadMeasured: a die the networks cannot read in its blob's square, guessed from
 // blobs with their shadows half as big again as the dice, is read in a square of the size
-// the dice read from their pips show (a dark 1 the pip reader refuses as a lone pip with too
-// little contrast); and once a die is read so, the dice the networks read in such a big
-// square must be read alike at that size: changed as another camera would, IMG_20191208_112419's
-// smoky 1, small in its blob's square, reads as a 2 there from its glare streak, and the
-// blue 3 read at the dice's size would else complete the photo with that 2.
+// the dice read from their pips show (IMG_20191209_100127's navy 1, whose pip's ring makes a
+// free place contrast); and once a die is read so, the dice the networks read in such a big
+// square must be read alike at that size: changed as another camera would,
+// IMG_20191208_112419's smoky 1, small in its blob's square, reads as a 2 there from its
+// glare streak, and the blue 3 read at the dice's size would else complete the photo with
+// that 2.
 func TestNetReadMeasured(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	defer r.Close()
