@@ -48,7 +48,7 @@ func (r *Reader) netBlanks(img gocv.Mat, off image.Point, dice []Die, hyp [][][]
 			continue
 		}
 		cx, cy, s := netSquare(b, side)
-		v, p := r.netVote(img, cx, cy, s, netBlankSure, 0)
+		v, p := r.netStrict(img, cx, cy, s)
 		if v == 0 {
 			continue
 		}

@@ -82,16 +82,15 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 		if ds := s / netCrop; !inPicture(rotRect{cx: cx, cy: cy, w: ds, h: ds}.grown(netInside*ds), img.Cols(), img.Rows()) {
 			continue
 		}
-		far := m > 0 && splitMeasured*m < s/netCrop
+		far := guessTooBig(s/netCrop, m)
 		v, p := r.netVote(img, cx, cy, s, netSure, netDissent)
 		switch {
 		case v != 0 && far:
 			big = append(big, i)
 		case v == 0 && far:
-			// Nothing but the networks backs the value: it is taken as netSplit takes a
-			// die, at netBlankSure with no turn dissenting.
+			// Nothing but the networks backs the value: the strict rule.
 			s = netCrop * m
-			v, p = r.netVote(img, cx, cy, s, netBlankSure, 0)
+			v, p = r.netStrict(img, cx, cy, s)
 			small = small || v != 0
 		}
 		if v != 0 {
@@ -192,7 +191,7 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 		}
 		cx, cy, s := netSquare(d, side)
 		v, _ := r.netAgree(img, cx, cy, s, netConfirm, 0, []float64{1, stableShrink})
-		if m := measuredSide(dice); v != d.Value && v != -1 && m > 0 && splitMeasured*m < s/netCrop {
+		if m := measuredSide(dice); v != d.Value && v != -1 && guessTooBig(s/netCrop, m) {
 			v, _ = r.netAgree(img, cx, cy, netCrop*m, netConfirm, 0, []float64{1, stableShrink})
 		}
 		if v != d.Value && v != -1 {
@@ -250,6 +249,13 @@ func netSquare(d Die, picture float64) (cx, cy, side float64) {
 func (r *Reader) netVote(img gocv.Mat, cx, cy, s, sure float64, dissent int) (int, float64) {
 	v, p := r.netAgree(img, cx, cy, s, sure, dissent, []float64{1, stableGrow, stableShrink})
 	return max(v, 0), p
+}
+
+// netStrict is netVote at netBlankSure with no turn dissenting: the rule for a value nothing
+// but the networks backs (a die with no pips found, one found only by them) or for one that
+// overturns a check's refusal.
+func (r *Reader) netStrict(img gocv.Mat, cx, cy, s float64) (int, float64) {
+	return r.netVote(img, cx, cy, s, netBlankSure, 0)
 }
 
 // netAgree is netVote at sureness sure with dissent turns of a crop allowed to differ, in
@@ -434,7 +440,7 @@ func (r *Reader) netAmbiguous(img gocv.Mat, dice []Die) {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
-		if v, p := r.netVote(img, cx, cy, s, netBlankSure, 0); d.amb.allows(v) {
+		if v, p := r.netStrict(img, cx, cy, s); d.amb.allows(v) {
 			dice[i].Value, dice[i].Confidence, dice[i].Why, dice[i].Net = v, p, "", true
 		}
 	}

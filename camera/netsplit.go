@@ -69,7 +69,7 @@ func (r *Reader) netSplit(img gocv.Mat, off image.Point, dice []Die) []Die {
 			continue
 		}
 		got, ok := r.splitBlob(img, off, d, read, added, side, false)
-		if !ok && measured > 0 && splitMeasured*measured < side {
+		if !ok && guessTooBig(side, measured) {
 			got, ok = r.splitBlob(img, off, d, read, added, measured, false)
 		}
 		if !ok {
@@ -218,7 +218,7 @@ func (r *Reader) splitBlob(img gocv.Mat, off image.Point, d Die, read, added []D
 				ps = math.Min(ps, netCrop*math.Hypot(p.x-q.x, p.y-q.y))
 			}
 		}
-		v, conf := r.netVote(img, p.x, p.y, ps, netBlankSure, 0)
+		v, conf := r.netStrict(img, p.x, p.y, ps)
 		if v == 0 {
 			return nil, false
 		}
@@ -258,6 +258,13 @@ func dipsBetween(x0, y0, p0, x1, y1, p1, side float64, seen func(x, y float64) f
 // sides long or more, one die with its shadow one of about 1.1.
 func twoWide(b image.Rectangle, side float64) bool {
 	return float64(max(b.Dx(), b.Dy())) >= 1.2*side
+}
+
+// guessTooBig says whether the picture's die side guessed from the blobs (with their
+// shadows) is more than splitMeasured times measured, the size of the dice read (measuredSide;
+// 0 when none was read from its pips): a die is then small in the networks' square.
+func guessTooBig(guess, measured float64) bool {
+	return measured > 0 && splitMeasured*measured < guess
 }
 
 // measuredSide is the median box of the dice read from two pips or more: the dice's size as

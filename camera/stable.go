@@ -57,7 +57,7 @@ func (r *Reader) stable(img gocv.Mat, dice []Die) {
 		}
 		if r.nets[0] != nil {
 			cx, cy, s := netSquare(d, side)
-			if v, _ := r.netVote(img, cx, cy, s, netBlankSure, 0); v == d.Value {
+			if v, _ := r.netStrict(img, cx, cy, s); v == d.Value {
 				continue
 			}
 		}
