@@ -429,14 +429,16 @@ func normalise(px []byte) []float32 {
 // every later check applies to it. Read calls it only for a photo still refused for
 // ambiguous dice alone once the pips alone have been tried (see resolves): with a die the
 // networks read, netConfirm, strict, can refuse a die read right from its pips
-// (TestNetAmbiguous).
+// (TestNetAmbiguous). A die whose pips read one value from other pips in each turn is left
+// refused: those are pips of two faces, and the networks, seeing the whole die, may read its
+// side face (TestNetAmbiguousPlaced).
 func (r *Reader) netAmbiguous(img gocv.Mat, dice []Die) {
 	if r.nets[0] == nil {
 		return
 	}
 	side := dieSide(dice)
 	for i, d := range dice {
-		if d.Value != 0 || !d.amb.is() || d.clutter || d.src.edge || d.src.wall {
+		if d.Value != 0 || !d.amb.is() || d.amb.placed() || d.clutter || d.src.edge || d.src.wall {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)

@@ -376,3 +376,34 @@ func TestNetAmbiguous(t *testing.T) {
 		}
 	}
 }
+
+// TestNetAmbiguousPlaced: a die whose pips read one value from other pips in each turn is
+// not read by the networks. matteop65/four_3.jpg's 4, seen obliquely, shows a 2 on a side
+// face; in the mean of its second to fourth noisy frames (as Settle reads a still tray) its
+// pips read 2 from other pips depending on how its turn is measured, and both networks,
+// looking at the whole die, read that side face's 2.
+func TestNetAmbiguousPlaced(t *testing.T) {
+	r := NewReader(DefaultReaderOpts())
+	defer r.Close()
+	img := testPhoto(t, "matteop65/four_3.jpg")
+	defer img.Close()
+	o := DefaultSettleOpts().withDefaults()
+	var still stillFrames
+	defer still.reset()
+	var rd Reading
+	for seed := uint64(1); seed <= 4; seed++ {
+		f := noiseSeeded(8, seed)(img)
+		thumb := thumbnail(f)
+		if seed == 1 {
+			f.Close() // the frame in which Settle sees the dice stop
+			continue
+		}
+		rd = r.Read(still.add(f, thumb, o))
+	}
+	if rd.Status == StatusRead && fmt.Sprint(rd.Values()) != "[4]" {
+		t.Errorf("four_3's mean of frames 2-4: read %v, want [4] or a refusal", rd.Values())
+	}
+	if len(rd.Dice) != 1 || rd.Dice[0].Value == 0 && !strings.Contains(rd.Dice[0].Why, "from other pips") {
+		t.Errorf("four_3's mean of frames 2-4: %s %v (%s), want its 4 refused as read from other pips", rd.Status, rd.Values(), rd.Why)
+	}
+}

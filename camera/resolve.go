@@ -44,8 +44,9 @@ func resolves(dice, alt []Die) bool {
 }
 
 // ambiguity is what an ambiguous face read: two values (b 0 for a reading of no value, as
-// when a side face's pip made the other turn's reading fail), or a value or any face of more
-// pips. The zero ambiguity is none: a is always a value.
+// when a side face's pip made the other turn's reading fail; b = a for one value read from
+// other pips), or a value or any face of more pips. The zero ambiguity is none: a is always
+// a value.
 type ambiguity struct {
 	a, b int
 	more bool
@@ -53,6 +54,10 @@ type ambiguity struct {
 
 // is says whether the face was ambiguous.
 func (m ambiguity) is() bool { return m.a > 0 }
+
+// placed says whether the face read one value from other pips in each turn (a == b; see
+// readFace), as when a side face's pips join its top face's.
+func (m ambiguity) placed() bool { return m.a > 0 && m.a == m.b }
 
 // allows says whether v is one of the readings.
 func (m ambiguity) allows(v int) bool {
