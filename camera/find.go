@@ -51,43 +51,37 @@ const minDieShare = 0.02
 // touching dice are split with the die size estimated from the isolated ones.
 //
 // It returns one to three hypotheses of the die's size, each holding one entry per blob, each a
-// list of alternative readings of that blob as dice, and the share of the picture covered by
-// the largest hole in the foreground left open (see segment for holes).
-func (r *Reader) findDice(img gocv.Mat, holes int) ([][][][]cand, float64) {
-	fg, shade, scale, open := r.segment(img, holes)
+// list of alternative readings of that blob as dice.
+func (r *Reader) findDice(s segmentation) [][][][]cand {
+	fg, scale := s.fg, s.scale
 	dim := float64(max(fg.w, fg.h))
-	minPx := int(math.Max(6, math.Pow(dim*0.012, 2)))
+	minPx := minBlob(dim)
 	blobs := blobsOf(fg, minPx)
 	cut := func(fg grid, blobs []blob, side, scale float64) [][][]cand {
-		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, shade, b, minPx) })
+		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, s.shade, b, minPx) })
 	}
 	if side := r.o.DieSidePx * scale; side > 0 {
-		return [][][][]cand{cut(fg, blobs, side, scale)}, open
+		return [][][][]cand{cut(fg, blobs, side, scale)}
 	}
-	// Die size: the median core of the blobs, weighted by area so that specks of noise do not
-	// outvote the dice. Only compact blobs vote: a die (square) has core²/area near 1, a circle
-	// 1.27; cables, tray edges and long shadows much less. Clutter cut by the picture's edge
-	// (a laptop's corner, a cable) does not show its size and can outvote the dice, but on a
-	// pale desk it is sometimes the dice that are cut into pieces: when the blobs inside the
-	// picture say another size, both sizes are tried and the faces decide.
+	// Die size: the median core of the compact blobs, weighted by area (see votes and vote).
+	// Clutter cut by the picture's edge (a laptop's corner, a cable) does not show its size
+	// and can outvote the dice, but on a pale desk it is sometimes the dice that are cut into
+	// pieces: when the blobs inside the picture say another size, both sizes are tried and
+	// the faces decide.
 	var all, whole, each []float64
 	for _, b := range blobs {
-		if math.Sqrt(b.area) > dim*0.7 || b.core*b.core < 0.55*b.area {
+		if !b.votes(dim) {
 			continue
 		}
+		all = b.vote(all)
 		if !b.edge {
 			each = append(each, b.core)
-		}
-		for w := 0; w < int(b.area/16)+1; w++ {
-			all = append(all, b.core)
-			if !b.edge {
-				whole = append(whole, b.core)
-			}
+			whole = b.vote(whole)
 		}
 	}
 	side := median(all)
 	if side <= 0 {
-		return nil, open
+		return nil
 	}
 	out := [][][][]cand{cut(fg, blobs, side, scale)}
 	sizes := []float64{side}
@@ -111,7 +105,27 @@ func (r *Reader) findDice(img gocv.Mat, holes int) ([][][][]cand, float64) {
 	// dice by its area: its core says a die twice as big, and the lone dice are then too small
 	// to count. Each blob inside the picture voting once says the lone dice's size.
 	try(median(each))
-	return out, open
+	return out
+}
+
+// minBlob is the least area, in pixels, of a blob in a segmented picture whose longer side
+// is dim pixels.
+func minBlob(dim float64) int { return int(math.Max(6, math.Pow(dim*0.012, 2))) }
+
+// votes says whether blob b, in a segmented picture whose longer side is dim, votes for the
+// die's size: it is compact (a die, square, has core²/area near 1, a circle 1.27; cables,
+// tray edges and long shadows much less) and not most of the picture.
+func (b blob) votes(dim float64) bool {
+	return math.Sqrt(b.area) <= dim*0.7 && b.core*b.core >= 0.55*b.area
+}
+
+// vote appends b's core to vs once for every 16 pixels of its area, so that specks of noise
+// do not outvote the dice.
+func (b blob) vote(vs []float64) []float64 {
+	for w := 0; w < int(b.area/16)+1; w++ {
+		vs = append(vs, b.core)
+	}
+	return vs
 }
 
 // blobsOf returns the components of fg of at least minPx pixels.

@@ -133,7 +133,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	var rd Reading
 	var won [][][]cand          // the hypothesis whose dice were kept
 	read := make(map[cand]face) // a blob cut the same way under both sizes is read once
-	hyps, open := r.findDice(img, faceHoles)
+	seg := r.segment(img, faceHoles)
+	hyps := r.findDice(seg)
 	for i, hyp := range hyps {
 		if i > 0 && settled(rd.Dice) {
 			break // every die found was read: the other size is not worth its time
@@ -143,12 +144,12 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			rd.Dice, won = dice, hyp
 		}
 	}
-	if open > 0 && open <= 1.0/closeUpHoles && !anyRead(rd.Dice) {
+	if seg.open > 0 && seg.open <= 1.0/closeUpHoles && !anyRead(rd.Dice) {
 		// Nothing read, and a hole too big for a face was left open: it may be one, seen
 		// from close up (an overexposed die's face, uniform, taken for a second surface).
 		// Filled, it must then read as a die: a tray's inside filled reads nothing, and
 		// what was refused outside it must stay so.
-		hyps, _ = r.findDice(img, closeUpHoles)
+		hyps = r.findDice(r.segment(img, closeUpHoles))
 		for _, hyp := range hyps {
 			if dice := r.readBlobs(img, off, hyp, read); anyRead(dice) && better(dice, rd.Dice, 2*r.o.MinConfidence) {
 				rd.Dice, won = dice, hyp
@@ -171,6 +172,13 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		// face, may tell which reading it is (netAmbiguous). The photo is finished again
 		// with them, so that every check after them applies as to any die they read.
 		if alt := r.finish(img, off, pre, won, read, true); unread(alt) < unread(rd.Dice) {
+			rd.Dice = alt
+		}
+	}
+	if !settled(rd.Dice) {
+		// Still refused: the photo is read again at the size of the dice without their
+		// shadows, and that reading taken only where it completes this one (shadowless).
+		if alt := r.shadowless(img, off, seg, rd.Dice, read); alt != nil {
 			rd.Dice = alt
 		}
 	}

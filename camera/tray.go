@@ -276,10 +276,16 @@ func solve6(A [6][6]float64, B [6]float64) [6]float64 {
 // only where it read nothing (see Read).
 const faceHoles, closeUpHoles = 6, 2
 
-// segment returns the foreground mask of a downscaled copy of img, in which holes up to
-// 1/holes of the picture are filled, that of the tray in shade, the scale used, and the share
-// of the picture the largest hole left open covers.
-func (r *Reader) segment(img gocv.Mat, holes int) (grid, grid, float64, float64) {
+// segmentation is a downscaled copy of the picture searched, split: its foreground, in
+// which holes up to 1/holes of the picture are filled, the tray in shade, the scale of the
+// copy, and the share of the picture the largest hole left open covers.
+type segmentation struct {
+	fg, shade   grid
+	scale, open float64
+}
+
+// segment segments a downscaled copy of img (see segmentation).
+func (r *Reader) segment(img gocv.Mat, holes int) segmentation {
 	scale := math.Min(1, float64(r.o.DetectMaxDim)/float64(max(img.Cols(), img.Rows())))
 	small := gocv.NewMat()
 	defer small.Close()
@@ -292,7 +298,7 @@ func (r *Reader) segment(img gocv.Mat, holes int) (grid, grid, float64, float64)
 	fg, shade := r.foreground(toLab(small))
 	// Close gaps in the outline of pale dice on a pale tray, fill the faces, drop specks.
 	fg, open := morphMat(fg, gocv.MorphClose, 5).fillHolesOpen(len(fg.b) / holes)
-	return morphMat(fg, gocv.MorphOpen, 3), shade, scale, float64(open) / float64(len(fg.b))
+	return segmentation{morphMat(fg, gocv.MorphOpen, 3), shade, scale, float64(open) / float64(len(fg.b))}
 }
 
 // modeColour returns the mean colour of the most populated coarse Lab bin.
