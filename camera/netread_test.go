@@ -283,8 +283,6 @@ func TestNetDissent(t *testing.T) {
 // pip reader (glare may hide its partner), and the networks may overturn that refusal as they
 // do pips in no layout. In a dimmer room (bright0.6) IMG_20191209_100127's navy 1, a white
 // pip ringed in black, is refused so; the networks read it, and with it the photo.
-// (IMG_20191209_100333 shrunk by scale0.6 was this test's photo until Read's shadowless
-// retry read its 1 from its pips.)
 func TestNetLoneOne(t *testing.T) {
 	pipsOnly, r := readers()
 	const file, want = "nell-byler/IMG_20191209_100127.jpg", "[1 2 2 4 6]"

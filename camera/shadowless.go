@@ -51,8 +51,8 @@ func (r *Reader) shadowless(img gocv.Mat, off image.Point, s segmentation, dice 
 // completes says whether alt, the dice read at the shadowless size, may stand for dice, the
 // photo's reading refused: the same dice one to one (each holding the other's centre, so
 // none is added or lost), each die read keeping its value, and each die refused read surely
-// (confidence netBlankSure, the networks' strict rule) and not as the value a check refused
-// (a die's doubted value). No die of either touches the picture's edge: there a die cut by
+// (confidence at least netBlankSure, the networks' strict threshold) and not as the value a
+// check refused (its doubted value). No die of either touches the picture's edge: there a die cut by
 // it, refused, is read from the part of its face left (cut photos' 3s read as 2s).
 func completes(dice, alt []Die) bool {
 	if len(alt) != len(dice) || !settled(alt) {

@@ -11,10 +11,12 @@ import (
 // TestShadowless: IMG_20191208_112447's small dark 2, whose blob holds its shadow, is read
 // only once the photo is read again at the size of the dice with the tray in shade taken
 // out; and that second reading must never misread what the first refused. Each photo cut
-// below (as the cut bench does) is misread by the second reading without one of completes'
-// rules: five_34, a cut 5 read as a 1 where the second reading loses dice; two_35, a 2
-// cut by the picture's left edge read as a 4; three_36, a cut 3 read as the 2 that
-// netConfirm refused; IMG_20191209_095929, a cut 2 read as a 5 with confidence 0.42.
+// below (as the cut bench does) is misread by the second reading under looser rules than
+// completes': five_34, a cut 5 read as a 1 where the second reading loses dice (without
+// the one-to-one rule); two_35, a 2 cut by the picture's left edge read as a 4 (without
+// the edge rule); three_36, a cut 3 read as the 2 that netConfirm refused (without the
+// sureness and doubted-value rules); IMG_20191209_095929, a cut 2 read as a 5 with
+// confidence 0.42 (without the sureness rule).
 func TestShadowless(t *testing.T) {
 	r := NewReader(DefaultReaderOpts())
 	defer r.Close()
