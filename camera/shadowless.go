@@ -51,9 +51,11 @@ func (r *Reader) shadowless(img gocv.Mat, off image.Point, s segmentation, dice 
 // completes says whether alt, the dice read at the shadowless size, may stand for dice, the
 // photo's reading refused: the same dice one to one (each holding the other's centre, so
 // none is added or lost), each die read keeping its value, and each die refused read surely
-// (confidence at least netBlankSure, the networks' strict threshold) and not as the value a
-// check refused (its doubted value). No die of either touches the picture's edge: there a die cut by
-// it, refused, is read from the part of its face left (cut photos' 3s read as 2s).
+// (confidence at least netBlankSure, the networks' strict threshold). A die refused for its
+// value by a check (stable, netConfirm) may be read with that value: the check, run again
+// in the square of the dice's own size, has then passed it. No die of either touches the
+// picture's edge: there a die cut by it, refused, is read from the part of its face left
+// (cut photos' 3s read as 2s).
 func completes(dice, alt []Die) bool {
 	if len(alt) != len(dice) || !settled(alt) {
 		return false
@@ -68,8 +70,7 @@ func completes(dice, alt []Die) bool {
 			if !centred(a.Box, d.Box) && !centred(d.Box, a.Box) {
 				continue
 			}
-			if used[j] || a.src.edge || d.Value > 0 && a.Value != d.Value ||
-				d.Value == 0 && (a.Confidence < netBlankSure || a.Value == d.doubted) {
+			if used[j] || a.src.edge || d.Value > 0 && a.Value != d.Value || d.Value == 0 && a.Confidence < netBlankSure {
 				return false
 			}
 			used[j] = true
