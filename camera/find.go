@@ -93,7 +93,7 @@ func (r *Reader) findDice(s segmentation) [][][][]cand {
 			return
 		}
 		for _, t := range sizes {
-			if s <= 0 || math.Abs(math.Log(s/t)) <= math.Log(1.25) {
+			if s <= 0 || sameSize(s, t) {
 				return
 			}
 		}
@@ -107,6 +107,10 @@ func (r *Reader) findDice(s segmentation) [][][][]cand {
 	try(median(each))
 	return out
 }
+
+// sameSize says whether die sides a and b (both > 0) are within 25% of each other: findDice
+// tries a size only when it is not the same as one tried.
+func sameSize(a, b float64) bool { return math.Abs(math.Log(a/b)) <= math.Log(1.25) }
 
 // minBlob is the least area, in pixels, of a blob in a segmented picture whose longer side
 // is dim pixels.

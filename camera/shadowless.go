@@ -2,7 +2,6 @@ package camera
 
 import (
 	"image"
-	"math"
 
 	"gocv.io/x/gocv"
 )
@@ -12,7 +11,7 @@ import (
 // as the dice and every look at them is cut to that size. The foreground is taken again
 // with the tray in shade out of it (the shadows gone, as peel does for a box's walls),
 // its blobs vote for their own size, and the photo is finished again from them. Where
-// that size is near one already tried (within 25%, as findDice's), nothing new is seen.
+// that size is the same as the one used (sameSize), nothing new is seen.
 //
 // As the only size it loses far more photos than it reads (everything after is tuned to
 // the shadowed size), so its reading is taken only where it completes the first: see
@@ -37,7 +36,7 @@ func (r *Reader) shadowless(img gocv.Mat, off image.Point, s segmentation, dice 
 		}
 	}
 	side := median(votes)
-	if t := dieSide(dice) * s.scale; side < minDieShare*dim || t > 0 && math.Abs(math.Log(side/t)) <= math.Log(1.25) {
+	if t := dieSide(dice) * s.scale; side < minDieShare*dim || t > 0 && sameSize(side, t) {
 		return nil
 	}
 	won := cutBlobs(s.fg, blobs, side, s.scale, nil)
