@@ -52,16 +52,16 @@ const minDieShare = 0.02
 //
 // It returns one to three hypotheses of the die's size, each holding one entry per blob, each a
 // list of alternative readings of that blob as dice.
-func (r *Reader) findDice(s segmentation) [][][][]cand {
-	fg, scale := s.fg, s.scale
+func (r *Reader) findDice(sg segmentation) [][][][]cand {
+	fg, scale := sg.fg, sg.scale
 	dim := float64(max(fg.w, fg.h))
 	minPx := minBlob(dim)
 	blobs := blobsOf(fg, minPx)
-	cut := func(fg grid, blobs []blob, side, scale float64) [][][]cand {
-		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, s.shade, b, minPx) })
+	cut := func(side float64) [][][]cand {
+		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, sg.shade, b, minPx) })
 	}
 	if side := r.o.DieSidePx * scale; side > 0 {
-		return [][][][]cand{cut(fg, blobs, side, scale)}
+		return [][][][]cand{cut(side)}
 	}
 	// Die size: the median core of the compact blobs, weighted by area (see votes and vote).
 	// Clutter cut by the picture's edge (a laptop's corner, a cable) does not show its size
@@ -83,7 +83,7 @@ func (r *Reader) findDice(s segmentation) [][][][]cand {
 	if side <= 0 {
 		return nil
 	}
-	out := [][][][]cand{cut(fg, blobs, side, scale)}
+	out := [][][][]cand{cut(side)}
 	sizes := []float64{side}
 	// A size voted by a few blobs is a die's only when the dice could be read at it: under
 	// minDieShare of the picture it is a speck's (a lone speck voting once made the dice of
@@ -98,7 +98,7 @@ func (r *Reader) findDice(s segmentation) [][][][]cand {
 			}
 		}
 		sizes = append(sizes, s)
-		out = append(out, cut(fg, blobs, s, scale))
+		out = append(out, cut(s))
 	}
 	try(median(whole))
 	// Dice huddled together make one blob, compact enough to vote, that outweighs the lone

@@ -16,19 +16,19 @@ import (
 // As the only size it loses far more photos than it reads (everything after is tuned to
 // the shadowed size), so its reading is taken only where it completes the first: see
 // completes. It returns nil when there is none to take.
-func (r *Reader) shadowless(img gocv.Mat, off image.Point, s segmentation, dice []Die, read map[cand]face) []Die {
+func (r *Reader) shadowless(img gocv.Mat, off image.Point, sg segmentation, dice []Die, read map[cand]face) []Die {
 	if r.o.DieSidePx > 0 {
 		return nil // a calibrated size is the dice's own
 	}
-	dim := float64(max(s.fg.w, s.fg.h))
+	dim := float64(max(sg.fg.w, sg.fg.h))
 	var fg []int
-	for i, b := range s.fg.b {
+	for i, b := range sg.fg.b {
 		if b {
 			fg = append(fg, i)
 		}
 	}
 	minPx := minBlob(dim)
-	blobs := peel(s.fg, s.shade, blob{px: fg}, minPx)
+	blobs := peel(sg.fg, sg.shade, blob{px: fg}, minPx)
 	var votes []float64
 	for _, b := range blobs {
 		if b.votes(dim) {
@@ -36,10 +36,10 @@ func (r *Reader) shadowless(img gocv.Mat, off image.Point, s segmentation, dice 
 		}
 	}
 	side := median(votes)
-	if t := dieSide(dice) * s.scale; side < minDieShare*dim || t > 0 && sameSize(side, t) {
+	if t := dieSide(dice) * sg.scale; side < minDieShare*dim || t > 0 && sameSize(side, t) {
 		return nil
 	}
-	won := cutBlobs(s.fg, blobs, side, s.scale, nil)
+	won := cutBlobs(sg.fg, blobs, side, sg.scale, nil)
 	alt := r.finish(img, off, r.readBlobs(img, off, won, read), won, read, false)
 	if !completes(dice, alt) {
 		return nil
