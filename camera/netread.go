@@ -184,14 +184,16 @@ func (r *Reader) netConfirm(img gocv.Mat, dice []Die) {
 	if !netCompleted(dice) {
 		return
 	}
-	side := dieSide(dice)
+	// The dice's size is measured before any of them is refused here: a refusal says
+	// nothing of the others' size.
+	side, m := dieSide(dice), measuredSide(dice)
 	for i, d := range dice {
 		if d.Net || d.hued || d.Value == 4 || d.Value == 6 {
 			continue
 		}
 		cx, cy, s := netSquare(d, side)
 		v, _ := r.netAgree(img, cx, cy, s, netConfirm, 0, []float64{1, stableShrink})
-		if m := measuredSide(dice); v != d.Value && v != -1 && guessTooBig(s/netCrop, m) {
+		if v != d.Value && v != -1 && guessTooBig(s/netCrop, m) {
 			v, _ = r.netAgree(img, cx, cy, netCrop*m, netConfirm, 0, []float64{1, stableShrink})
 		}
 		if v != d.Value && v != -1 {
