@@ -71,20 +71,34 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	// 1. The empty tray.
 	p.Say("Step 1 of 3: the empty tray.")
 	var tray Tray
+	clipped := 0.0 // the share of the tray clipped white, when that is overexposed
 	err := retry(ctx, p, o.Attempts, "Take the dice out of the tray, then press Enter", func() error {
 		frame, err := look(ctx, src, o.Frames)
 		if err != nil {
 			return err
 		}
 		defer frame.Close()
-		tray, err = FindTray(frame)
-		return err
+		if tray, err = FindTray(frame); err != nil {
+			return err
+		}
+		in := frame.Region(trayRect(tray))
+		defer in.Close()
+		if share, over := camera.Overexposed(in); over {
+			clipped = share
+		}
+		return nil
 	})
 	if err != nil {
 		return fail(err)
 	}
 	p.Say(fmt.Sprintf("Tray: %d×%d pixels at (%d,%d), %.0f%% of the view, colour %s.",
 		tray.Box.Dx(), tray.Box.Dy(), tray.Box.Min.X, tray.Box.Min.Y, 100*tray.Share, describeLab(tray.Lab)))
+	if clipped > 0 {
+		// The reader cannot undo it: a white die on a tray clipped white has no edge.
+		msg := fmt.Sprintf("the tray is overexposed (%.0f%% of it clipped white), so white dice will not stand out from it: lower the camera's exposure (--exposure, or --shutter and --gain for a Pi camera) and calibrate again", 100*clipped)
+		res.Notes = append(res.Notes, msg)
+		p.Say("Warning: " + msg + ".")
+	}
 	if err := askTray(ctx, p, &tray); err != nil {
 		return fail(err)
 	}

@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -360,6 +361,48 @@ func TestRunWarnsOfSmallDice(t *testing.T) {
 			}
 			if tc.small != (side < MinSidePx) {
 				t.Errorf("dice measured %.1f px wide at scale %g: the photo no longer tests this", side, tc.scale)
+			}
+		})
+	}
+}
+
+// TestRunWarnsOfOverexposure: the white board of boardPhoto, brightened 1.4 times, clips
+// white; calibration says so and what to change. As taken, it does not.
+func TestRunWarnsOfOverexposure(t *testing.T) {
+	truth := photoValues(t, boardPhoto)
+	for _, vary := range []string{"", "bright1.4"} {
+		t.Run(cmp.Or(vary, "as taken"), func(t *testing.T) {
+			empty, roll := emptyTray(t, boardPhoto), readPhoto(t, boardPhoto)
+			if vary != "" {
+				v, err := camera.VariationNamed(vary)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e, r := v(empty), v(roll)
+				empty.Close()
+				roll.Close()
+				empty, roll = e, r
+			}
+			defer empty.Close()
+			defer roll.Close()
+			cam := &scene{}
+			s := &script{t: t, steps: append([]step{
+				{ask: "Take the dice out", act: func() { cam.now = empty }},
+				{ask: "Is that the tray?"},
+				{ask: "Roll the 4 dice", act: func() { cam.now = roll }},
+			}, append(retries(),
+				step{ask: "Are the dice", answer: truth, optional: true},
+				step{ask: "Die width", optional: true},
+				step{ask: "Pip diameter", optional: true},
+				step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)}
+			res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto})
+			if err == nil {
+				res.Picture.Close()
+			}
+			notes, said := strings.Join(res.Notes, "\n"), strings.Join(s.said, "\n")
+			warned := strings.Contains(notes, "overexposed") && strings.Contains(said, "Warning: the tray is overexposed")
+			if warned != (vary != "") || err != nil && vary == "" {
+				t.Errorf("%q: warned %v (err %v); notes %q; said:\n%s", vary, warned, err, res.Notes, said)
 			}
 		})
 	}

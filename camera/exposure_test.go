@@ -2,6 +2,8 @@ package camera
 
 import (
 	"image"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -61,4 +63,48 @@ func TestReadUnderexposed(t *testing.T) {
 		{"bright0.6", "nell-byler/IMG_20191209_100525.jpg", "[1 1 3 5]"},
 		{"bright0.6", "nell-byler/IMG_20191209_095348.jpg", "[1 1 2 4 4 5]"},
 	})
+}
+
+// TestOverexposed: no shared photo is overexposed; brightened 1.4 times, ivory dice on pale
+// wood clip white with the wood, the reader no longer finds them, and its reason for the
+// reading it could not give says why and what to change.
+func TestOverexposed(t *testing.T) {
+	files, err := filepath.Glob("testdata/dice/*/*.jpg")
+	if err != nil || len(files) < 100 {
+		t.Fatalf("testdata/dice holds %d photos (%v)", len(files), err)
+	}
+	for _, f := range files {
+		img := gocv.IMRead(f, gocv.IMReadColor)
+		if share, over := Overexposed(img); over {
+			t.Errorf("%s: %.2f%% clipped white, taken for overexposed", f, 100*share)
+		}
+		img.Close()
+	}
+
+	r := NewReader(ReaderOpts{Expect: 1})
+	defer r.Close()
+	if rd := readPhoto(t, r, "matteop65/dice_1.jpg"); rd.Status != StatusRead || strings.Contains(rd.Why, "overexposed") {
+		t.Errorf("dice_1 as taken: %s %v (%s), want read and no word of exposure", rd.Status, rd.Values(), rd.Why)
+	}
+	for _, c := range []struct {
+		file   string
+		status Status
+	}{
+		{"matteop65/dice_1.jpg", StatusWrongCount}, // its die vanishes into the wood
+		{"matteop65/dice_4.jpg", StatusUnreadable}, // spots of a washed-out face in no layout
+	} {
+		v, _ := VariationNamed("bright1.4")
+		img := testPhoto(t, c.file)
+		bright := v(img)
+		img.Close()
+		share, over := Overexposed(bright)
+		rd := r.Read(bright)
+		bright.Close()
+		if !over {
+			t.Errorf("%s brightened 1.4×: %.2f%% clipped white, not taken for overexposed", c.file, 100*share)
+		}
+		if rd.Status != c.status || !strings.Contains(rd.Why, "overexposed") || !strings.Contains(rd.Why, "--exposure") {
+			t.Errorf("%s brightened 1.4×: %s (%s), want %s with the exposure to blame", c.file, rd.Status, rd.Why, c.status)
+		}
+	}
 }

@@ -124,6 +124,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		img = roi
 		off = t.Min
 	}
+	shot := img // as the camera took it, for Overexposed
 	if r.o.BackgroundLab == nil {
 		if b, ok := brightened(img); ok {
 			defer b.Close()
@@ -189,19 +190,29 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		}
 		return a.X < b.X
 	})
+	r.judge(&rd)
+	if rd.Status != StatusRead {
+		if share, over := Overexposed(shot); over {
+			rd.Why += "; " + overexposedHint(share)
+		}
+	}
+	return rd
+}
+
+// judge sets rd's status from its dice, and why when it is not StatusRead.
+func (r *Reader) judge(rd *Reading) {
 	rd.Status = StatusRead
 	for _, d := range rd.Dice {
 		if d.Value == 0 {
 			rd.Status = StatusUnreadable
 			rd.Why = fmt.Sprintf("die at (%d,%d): %s", (d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2, d.Why)
-			return rd
+			return
 		}
 	}
 	if r.o.Expect > 0 && len(rd.Dice) != r.o.Expect {
 		rd.Status = StatusWrongCount
 		rd.Why = fmt.Sprintf("found %d dice, expected %d", len(rd.Dice), r.o.Expect)
 	}
-	return rd
 }
 
 // finish completes the dice read from the blobs of hypothesis won: dice proposed from pips,

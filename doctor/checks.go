@@ -12,10 +12,18 @@ import (
 	"syscall"
 )
 
-// Frames is an open camera: Grab reads one frame and reports its size.
+// Frames is an open camera: Grab reads one frame and reports what the doctor checks of it.
 type Frames interface {
-	Grab(ctx context.Context) (width, height int, err error)
+	Grab(ctx context.Context) (Frame, error)
 	Close() error
+}
+
+// Frame is what the doctor checks of one camera frame.
+type Frame struct {
+	Width, Height int
+	// Overexposed is the share of the frame clipped white when that makes it overexposed
+	// (camera.Overexposed), else 0.
+	Overexposed float64
 }
 
 // Camera checks that the source opens and gives frames of a usable size.
@@ -30,12 +38,13 @@ func Camera(spec string, open func(ctx context.Context) (Frames, error)) Check {
 			return "", Failed(err, cameraFix(spec, err))
 		}
 		defer src.Close()
-		var w, h int
+		var f Frame
 		for i := 0; i < 3; i++ { // the first frames after opening may be dark or empty
-			if w, h, err = src.Grab(ctx); err == nil && w > 0 && h > 0 {
+			if f, err = src.Grab(ctx); err == nil && f.Width > 0 && f.Height > 0 {
 				break
 			}
 		}
+		w, h := f.Width, f.Height
 		if err != nil {
 			return "", Failed(fmt.Errorf("%s opens but gives no frame: %w", spec, err), cameraFix(spec, err))
 		}
@@ -45,6 +54,10 @@ func Camera(spec string, open func(ctx context.Context) (Frames, error)) Check {
 		if w < 320 || h < 240 {
 			return "", Warning(fmt.Sprintf("%s gives %dx%d frames: too small for reliable pips", spec, w, h),
 				"use at least 640x480 (e.g. rpicam:1280x960)")
+		}
+		if f.Overexposed > 0 {
+			return "", Warning(fmt.Sprintf("%s gives overexposed frames (%.0f%% clipped white): white dice vanish into a pale tray", spec, 100*f.Overexposed),
+				"lower the exposure: cantstop calibrate --exposure (USB camera) or --shutter and --gain (Pi camera)")
 		}
 		return fmt.Sprintf("%s gives %dx%d frames", spec, w, h), nil
 	}}

@@ -17,12 +17,15 @@ import (
 
 type fakeFrames struct {
 	w, h   int
+	over   float64
 	err    error
 	closed bool
 }
 
-func (f *fakeFrames) Grab(ctx context.Context) (int, int, error) { return f.w, f.h, f.err }
-func (f *fakeFrames) Close() error                               { f.closed = true; return nil }
+func (f *fakeFrames) Grab(ctx context.Context) (Frame, error) {
+	return Frame{Width: f.w, Height: f.h, Overexposed: f.over}, f.err
+}
+func (f *fakeFrames) Close() error { f.closed = true; return nil }
 
 type closer struct{ err error }
 
@@ -79,6 +82,7 @@ func TestChecks(t *testing.T) {
 		{"camera no frames", Camera("v4l2:/dev/video0", cam(&fakeFrames{err: errors.New("read timeout")}, nil)), Fail, "opens but gives no frame", "ls /dev/video*"},
 		{"camera empty frames", Camera("v4l2:/dev/video0", cam(&fakeFrames{}, nil)), Fail, "empty frames", ""},
 		{"camera tiny", Camera("v4l2:/dev/video0", cam(&fakeFrames{w: 160, h: 120}, nil)), Warn, "160x120", "640x480"},
+		{"camera overexposed", Camera("rpicam", cam(&fakeFrames{w: 1280, h: 960, over: 0.23}, nil)), Warn, "23% clipped white", "--shutter and --gain"},
 		{"buttons ok", Buttons("5, 6, 13, 19", open(nil)), Pass, "GPIO lines 5, 6, 13, 19", ""},
 		{"buttons perm", Buttons("5, 6, 13, 19", open(eacces)), Fail, "permission denied", "group gpio"},
 		{"buttons busy", Buttons("5", open(errors.New("gpioioctl: line 5: device or resource busy"))), Fail, "busy", "systemctl stop cantstop"},

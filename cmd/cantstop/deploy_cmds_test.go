@@ -2,6 +2,11 @@ package main
 
 import (
 	"bytes"
+	"image"
+	"image/color"
+	_ "image/jpeg"
+	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,10 +130,49 @@ func TestDoctorWithPhoto(t *testing.T) {
 	if strings.Contains(out, "buttons") || strings.Contains(out, "display") {
 		t.Errorf("doctor checked GPIO or I2C for a keyboard/terminal setup:\n%s", out)
 	}
+	// The same photo 1.4 times as bright, as an overexposed camera takes it, warns.
+	bright := filepath.Join(dir, "bright.png")
+	brighten(t, photos[0], bright, 1.4)
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+bright+"\"\n"), 0o644)
+	out, _, _ = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	if !strings.Contains(out, "WARN  camera       file:"+bright+" gives overexposed frames") || !strings.Contains(out, "--exposure") {
+		t.Errorf("doctor on an overexposed picture:\n%s", out)
+	}
 	// A missing camera file fails, with a fix, and the command fails.
 	os.WriteFile(conf, []byte("[camera]\nsource = \"file:"+filepath.Join(dir, "none.jpg")+"\"\n[buttons]\ninput = keyboard\n[display]\noutput = terminal\n"), 0o644)
 	out, _, err := runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
 	if err == nil || !strings.Contains(out, "FAIL  camera") || !strings.Contains(out, "fix: ") {
 		t.Errorf("missing camera file: err %v\n%s", err, out)
+	}
+}
+
+// brighten writes the photo in as a PNG at out with every channel multiplied by k, clipped.
+func brighten(t *testing.T, in, out string, k float64) {
+	t.Helper()
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatalf("decode %s: %v", in, err)
+	}
+	b := img.Bounds()
+	dst := image.NewNRGBA(b)
+	up := func(v uint32) uint8 { return uint8(min(255, math.Round(float64(v>>8)*k))) }
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			dst.SetNRGBA(x, y, color.NRGBA{up(r), up(g), up(bl), 255})
+		}
+	}
+	g, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := png.Encode(g, dst); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -112,13 +112,17 @@ func doctorStateDir(f *deviceFlags) string {
 // frames adapts a camera source to the doctor's Frames.
 type frames struct{ src camera.Source }
 
-func (f *frames) Grab(ctx context.Context) (int, int, error) {
+func (f *frames) Grab(ctx context.Context) (doctor.Frame, error) {
 	m, err := f.src.Frame(ctx)
 	if err != nil {
-		return 0, 0, err
+		return doctor.Frame{}, err
 	}
 	defer m.Close()
-	return m.Cols(), m.Rows(), nil
+	out := doctor.Frame{Width: m.Cols(), Height: m.Rows()}
+	if share, over := camera.Overexposed(m); over {
+		out.Overexposed = share
+	}
+	return out, nil
 }
 
 func (f *frames) Close() error { return f.src.Close() }
