@@ -67,7 +67,7 @@ func TestReadUnderexposed(t *testing.T) {
 
 // TestOverexposed: no shared photo is overexposed; brightened 1.4 times, ivory dice on pale
 // wood clip white with the wood, the reader no longer finds them, and its reason for the
-// reading it could not give says why and what to change.
+// reading it could not give (or for a reading of no dice) says why and what to change.
 func TestOverexposed(t *testing.T) {
 	files, err := filepath.Glob("testdata/dice/*/*.jpg")
 	if err != nil || len(files) < 100 {
@@ -86,19 +86,23 @@ func TestOverexposed(t *testing.T) {
 	if rd := readPhoto(t, r, "matteop65/dice_1.jpg"); rd.Status != StatusRead || strings.Contains(rd.Why, "overexposed") {
 		t.Errorf("dice_1 as taken: %s %v (%s), want read and no word of exposure", rd.Status, rd.Values(), rd.Why)
 	}
+	anyCount := NewReader(ReaderOpts{})
+	defer anyCount.Close()
 	for _, c := range []struct {
+		r      *Reader
 		file   string
 		status Status
 	}{
-		{"matteop65/dice_1.jpg", StatusWrongCount}, // its die vanishes into the wood
-		{"matteop65/dice_4.jpg", StatusUnreadable}, // spots of a washed-out face in no layout
+		{r, "matteop65/dice_1.jpg", StatusWrongCount},  // its die vanishes into the wood
+		{anyCount, "matteop65/dice_1.jpg", StatusRead}, // no dice, and why none were seen
+		{r, "matteop65/dice_4.jpg", StatusUnreadable},  // spots of a washed-out face in no layout
 	} {
 		v, _ := VariationNamed("bright1.4")
 		img := testPhoto(t, c.file)
 		bright := v(img)
 		img.Close()
 		share, over := Overexposed(bright)
-		rd := r.Read(bright)
+		rd := c.r.Read(bright)
 		bright.Close()
 		if !over {
 			t.Errorf("%s brightened 1.4×: %.2f%% clipped white, not taken for overexposed", c.file, 100*share)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 
 	"gocv.io/x/gocv"
 )
@@ -191,9 +192,9 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return a.X < b.X
 	})
 	r.judge(&rd)
-	if rd.Status != StatusRead {
+	if rd.Status != StatusRead || len(rd.Dice) == 0 {
 		if share, over := Overexposed(shot); over {
-			rd.Why += "; " + overexposedHint(share)
+			rd.Why = strings.TrimPrefix(rd.Why+"; "+overexposedHint(share), "; ")
 		}
 	}
 	return rd

@@ -85,7 +85,8 @@ type Die struct {
 type Reading struct {
 	Status Status `json:"status"`
 	Dice   []Die  `json:"dice"`
-	// Why says what was wrong for a status other than StatusRead.
+	// Why says what was wrong for a status other than StatusRead; for a reading of no dice
+	// at all, why none may have been seen (an overexposed picture).
 	Why string `json:"why,omitempty"`
 }
 
