@@ -9,7 +9,8 @@
 //     is first stretched up to that level, at most threefold: the contrasts below are in
 //     absolute levels, and a dim rig's dice should read as a well-lit rig's do. An overexposed
 //     one (1% of it or more clipped white) cannot be made up: a white die on a pale tray has no
-//     edge left. A reading that is not StatusRead then says so in its Why (Overexposed).
+//     edge left. A reading that is not StatusRead, or of no dice at all, then says so in its
+//     Why (Overexposed).
 //  1. Dice are found in a downscaled copy as regions that stand out from the tray. The tray
 //     is modelled from the picture's border (a smooth quadratic per Lab channel, so uneven light
 //     is absorbed) and from its commonest colour; a pixel is foreground when its colour or
