@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 
 	"gocv.io/x/gocv"
 )
@@ -194,7 +193,10 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	r.judge(&rd)
 	if rd.Status != StatusRead || len(rd.Dice) == 0 {
 		if share, over := Overexposed(shot); over {
-			rd.Why = strings.TrimPrefix(rd.Why+"; "+overexposedHint(share), "; ")
+			if rd.Why != "" {
+				rd.Why += "; "
+			}
+			rd.Why += overexposedHint(share)
 		}
 	}
 	return rd
