@@ -18,8 +18,8 @@ import (
 type Variation func(gocv.Mat) gocv.Mat
 
 // variations returns the named variations: rotations, scales, exposure, gamma, JPEG
-// compression, a colour cast, a soft focus, sensor noise and the negative, each a plausible
-// difference between two rigs.
+// compression, a colour cast, a soft focus, sensor noise, uneven light and the negative, each
+// a plausible difference between two rigs.
 func variations() map[string]Variation {
 	return map[string]Variation{
 		"rot90":     rotate(gocv.Rotate90Clockwise),
@@ -39,6 +39,11 @@ func variations() map[string]Variation {
 			}
 			return v
 		}),
+		// Uneven light (x, y from 0 to 1 across the picture): a wide lens without shading
+		// correction, dimmer by 45% in the corners; a lamp at one side, half the light at
+		// the far corner. Not among the twelve the benchmark totals, which were settled first.
+		"vignette": light(func(x, y float64) float64 { return 1 - 0.45*((2*x-1)*(2*x-1)+(2*y-1)*(2*y-1))/2 }),
+		"lamp":     light(func(x, y float64) float64 { return 1 - 0.25*(x+y) }),
 		// The negative: dark dice with light pips on a dark tray, from pale ones (harder than
 		// a real one: shadows turn to light, and hues to their opposites).
 		"invert": curve(func(_ int, v float64) float64 { return 255 - v }),
@@ -149,6 +154,27 @@ func curve(f func(c int, v float64) float64) Variation {
 		}
 		d := gocv.NewMat()
 		gocv.LUT(m, t, &d)
+		return d
+	}
+}
+
+// light multiplies every pixel by gain(x, y), x and y its place from 0 to 1 across the
+// picture, clipped to 0-255: light that falls unevenly on the tray.
+func light(gain func(x, y float64) float64) Variation {
+	return func(m gocv.Mat) gocv.Mat {
+		b, w, h := m.ToBytes(), m.Cols(), m.Rows()
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				g := gain(float64(x)/float64(max(w-1, 1)), float64(y)/float64(max(h-1, 1)))
+				for c, i := 0, 3*(y*w+x); c < 3; c++ {
+					b[i+c] = uint8(math.Min(255, math.Round(g*float64(b[i+c]))))
+				}
+			}
+		}
+		d, err := gocv.NewMatFromBytes(h, w, m.Type(), b)
+		if err != nil {
+			return m.Clone() // cannot happen: the bytes are the picture's own
+		}
 		return d
 	}
 }

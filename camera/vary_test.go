@@ -41,6 +41,8 @@ func TestVariations(t *testing.T) {
 		{"blur", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-m0.Val2) < 1 }, 0.8},
 		{"noise8", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-m0.Val2) < 1 }, 1.5},
 		{"invert", w, h, func(m gocv.Scalar) bool { return math.Abs(m.Val2-(255-m0.Val2)) < 0.5 }, 0},
+		{"vignette", w, h, func(m gocv.Scalar) bool { return m.Val2 < 0.9*m0.Val2 && m.Val2 > 0.75*m0.Val2 }, 0},
+		{"lamp", w, h, func(m gocv.Scalar) bool { return m.Val2 < 0.8*m0.Val2 && m.Val2 > 0.7*m0.Val2 }, 0},
 	} {
 		v, err := VariationNamed(tc.name)
 		if err != nil {
@@ -58,8 +60,8 @@ func TestVariations(t *testing.T) {
 		}
 		out.Close()
 	}
-	if len(Variations()) != 13 {
-		t.Errorf("variations %v, want the thirteen tested here", Variations())
+	if len(Variations()) != 15 {
+		t.Errorf("variations %v, want the fifteen tested here", Variations())
 	}
 	for name, want := range map[string]image.Point{"scale0.5": {320, 240}, "scale2": {1280, 960}} {
 		v, err := VariationNamed(name)
@@ -100,6 +102,37 @@ func TestVariations(t *testing.T) {
 	}
 	if _, err := VariationNamed("sepia"); err == nil || !strings.Contains(err.Error(), "rot180") {
 		t.Errorf("unknown variation: %v, want an error listing the names", err)
+	}
+}
+
+// TestUnevenLight: vignette dims the corners to 0.55 of the light and leaves the middle, lamp
+// leaves the top left corner and halves the bottom right, pixel by pixel.
+func TestUnevenLight(t *testing.T) {
+	img := testPhoto(t, "matteop65/four_12.jpg")
+	defer img.Close()
+	w, h := img.Cols(), img.Rows()
+	for _, tc := range []struct {
+		name string
+		at   []image.Point
+		gain []float64
+	}{
+		{"vignette", []image.Point{{w / 2, h / 2}, {0, 0}, {w - 1, h - 1}, {0, h - 1}}, []float64{1, 0.55, 0.55, 0.55}},
+		{"lamp", []image.Point{{0, 0}, {w - 1, h - 1}, {w - 1, 0}}, []float64{1, 0.5, 0.75}},
+	} {
+		v, err := VariationNamed(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v(img)
+		for i, p := range tc.at {
+			for c := 0; c < 3; c++ {
+				in, got := float64(img.GetVecbAt(p.Y, p.X)[c]), float64(out.GetVecbAt(p.Y, p.X)[c])
+				if math.Abs(got-tc.gain[i]*in) > 1 {
+					t.Errorf("%s at %v channel %d: %v from %v, want ×%.2f", tc.name, p, c, got, in, tc.gain[i])
+				}
+			}
+		}
+		out.Close()
 	}
 }
 
