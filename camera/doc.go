@@ -12,9 +12,13 @@
 //     edge left. A reading that is not StatusRead, or of no dice at all, then says so in its
 //     Why (Overexposed).
 //  1. Dice are found in a downscaled copy as regions that stand out from the tray. The tray
-//     is modelled from the picture's border (a smooth quadratic per Lab channel, so uneven light
-//     is absorbed) and from its commonest colour; a pixel is foreground when its colour or
-//     gradient exceeds the border's own noise. The die size is estimated from the blobs
+//     is modelled from the picture's border (a smooth quadratic per Lab channel) and from its
+//     commonest colour; a pixel is foreground when its colour or gradient exceeds the border's
+//     own noise. Light falling unevenly (a lamp at one side, a lens darker in its corners)
+//     leaves the middle of a tray lighter than the border's surface says: where that leaves
+//     much of the tray in the foreground, the same quadratic fitted over the whole picture
+//     takes it back, but only away from every edge, so a pale face keeps its outline (lit.go).
+//     The die size is estimated from the blobs
 //     (twice their inscribed radius, which leaves shadows out); when the blobs not cut by the
 //     picture's edge (clutter there hides its size) say another size, both are read and the
 //     one with fewer unreadable dice, then more pips per die, wins (dice found where the first
@@ -70,7 +74,8 @@
 //     with light pips, as pale as the tray, show there as dark pips on a pale face (a 1
 //     only when read surely: a printed dark square's paler centre is no pip).
 //  5. A reading must not be part of something bigger: two faces cut from one blob with no
-//     seam between them are one die seen obliquely (seam.go); a 4 whose rows, or a 2 or 3
+//     seam between them are one die seen obliquely (seam.go), the smaller one straight below
+//     the other its side face, left out, else both refused; a 4 whose rows, or a 2 or 3
 //     whose line of pips, run on into pips like its own is part of a bigger face
 //     (continued.go), and so is a 1 whose pip has pips like it just beyond; a face whose own
 //     top face lies beyond one of its edges is a side face (beyond.go). Those pips are sought

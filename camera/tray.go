@@ -83,6 +83,14 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 			}
 		}
 	}
+	// Edges: a gradient stronger than the tray's texture.
+	edge := newGrid(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			edge.b[y*w+x] = grad(x, y) > tG
+		}
+	}
+	n = unlit(lab, g, n, model, tD2, edge)
 	// A second surface (a tray inside a frame, a mat on a table) covering much of the picture:
 	// its commonest colour is background too.
 	if n > len(g.b)/4 && len(r.o.BackgroundLab) != 3 {
@@ -100,7 +108,7 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 	for y := 0; y < h; y++ {
 		s := surface(model, y, h)
 		for x := 0; x < w; x++ {
-			if grad(x, y) > tG {
+			if edge.b[y*w+x] {
 				g.b[y*w+x] = true
 			}
 			if g.b[y*w+x] {
@@ -112,12 +120,20 @@ func (r *Reader) foreground(lab labImage) (grid, grid) {
 }
 
 // trayDist2 is the squared distance of the Lab pixel p to the tray's colour: the nearer of
-// the modelled surface there (m) and the commonest colour (mode), hue counting 1.5 times.
+// the modelled surface there (m) and the commonest colour (mode), hue counting 1.5 times
+// (as colourDist2; written out, as the reader's hottest loop runs it for every pixel).
 func trayDist2(p []byte, m, mode [3]float64) float64 {
 	l, a, b := float64(p[0]), float64(p[1]), float64(p[2])
 	dl, da, db := l-m[0], a-m[1], b-m[2]
 	el, ea, eb := l-mode[0], a-mode[1], b-mode[2]
 	return min(dl*dl+1.5*(da*da+db*db), el*el+1.5*(ea*ea+eb*eb))
+}
+
+// colourDist2 is the squared distance of the Lab pixel p to the colour c, hue counting 1.5
+// times.
+func colourDist2(p []byte, c [3]float64) float64 {
+	dl, da, db := float64(p[0])-c[0], float64(p[1])-c[1], float64(p[2])-c[2]
+	return dl*dl + 1.5*(da*da+db*db)
 }
 
 // surfaceRow is the tray's modelled surface (fitBackground's quadratic in L, a and b) along
@@ -166,72 +182,86 @@ func ring(w, h, bw, x0, y0, x1, y1, step int, fn func(x, y int)) {
 // surface each, twice, dropping outliers (dice or cables on the border) the second time.
 func fitBackground(lab labImage, bw int) [3][6]float64 {
 	w, h := lab.w, lab.h
-	type sample struct {
-		b [6]float64
-		v [3]float64
-	}
 	step := max(1, (w+h)/300)
 	n := 0
 	ring(w, h, bw, 0, 0, w, h, step, func(x, y int) { n++ })
 	ss := make([]sample, 0, n)
-	ring(w, h, bw, 0, 0, w, h, step, func(x, y int) {
-		fx, fy := 2*float64(x)/float64(w)-1, 2*float64(y)/float64(h)-1
-		i := (y*w + x) * 3
-		ss = append(ss, sample{b: [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy},
-			v: [3]float64{float64(lab.p[i]), float64(lab.p[i+1]), float64(lab.p[i+2])}})
-	})
-	var model [3][6]float64
+	ring(w, h, bw, 0, 0, w, h, step, func(x, y int) { ss = append(ss, sampleAt(lab, x, y)) })
 	use := make([]bool, len(ss))
 	for i := range use {
 		use[i] = true
 	}
 	res := make([]float64, len(ss))
-	for pass := 0; pass < 3; pass++ {
-		// The normal equations share their matrix across the three channels.
-		var A [6][6]float64
-		var B [3][6]float64
-		for i, s := range ss {
-			if !use[i] {
-				continue
-			}
-			for p := 0; p < 6; p++ {
-				for c := 0; c < 3; c++ {
-					B[c][p] += s.b[p] * s.v[c]
-				}
-				for q := p; q < 6; q++ {
-					A[p][q] += s.b[p] * s.b[q]
-				}
-			}
-		}
-		for p := 0; p < 6; p++ {
-			for q := 0; q < p; q++ {
-				A[p][q] = A[q][p] // symmetric
-			}
-			A[p][p] += 1e-3 * float64(len(ss)) // ridge: keeps a flat fit when the ring is thin
-		}
-		for c := 0; c < 3; c++ {
-			model[c] = solve6(A, B[c])
-		}
-		if pass == 2 {
-			break // the last fit: no outliers to drop after it
-		}
-		for i, s := range ss {
-			var d float64
-			for c := 0; c < 3; c++ {
-				var m float64
-				for k := 0; k < 6; k++ {
-					m += model[c][k] * s.b[k]
-				}
-				d += (s.v[c] - m) * (s.v[c] - m)
-			}
-			res[i] = math.Sqrt(d)
-		}
+	model := fitSurface(ss, use)
+	for pass := 0; pass < 2; pass++ {
+		residuals(model, ss, res)
 		lim := 3*median(res) + 2
 		for i := range use {
 			use[i] = res[i] <= lim
 		}
+		model = fitSurface(ss, use)
 	}
 	return model
+}
+
+// A sample is one pixel for a surface fit: its terms (1, x, y, x², y², xy, x and y from -1 to
+// 1 across the picture) and its L, a and b.
+type sample struct {
+	b [6]float64
+	v [3]float64
+}
+
+func sampleAt(lab labImage, x, y int) sample {
+	fx, fy := 2*float64(x)/float64(lab.w)-1, 2*float64(y)/float64(lab.h)-1
+	i := (y*lab.w + x) * 3
+	return sample{b: [6]float64{1, fx, fy, fx * fx, fy * fy, fx * fy},
+		v: [3]float64{float64(lab.p[i]), float64(lab.p[i+1]), float64(lab.p[i+2])}}
+}
+
+// fitSurface fits the samples in use with a quadratic surface per channel.
+func fitSurface(ss []sample, use []bool) [3][6]float64 {
+	// The normal equations share their matrix across the three channels.
+	var A [6][6]float64
+	var B [3][6]float64
+	for i, s := range ss {
+		if !use[i] {
+			continue
+		}
+		for p := 0; p < 6; p++ {
+			for c := 0; c < 3; c++ {
+				B[c][p] += s.b[p] * s.v[c]
+			}
+			for q := p; q < 6; q++ {
+				A[p][q] += s.b[p] * s.b[q]
+			}
+		}
+	}
+	for p := 0; p < 6; p++ {
+		for q := 0; q < p; q++ {
+			A[p][q] = A[q][p] // symmetric
+		}
+		A[p][p] += 1e-3 * float64(len(ss)) // ridge: keeps a flat fit when the samples are a thin ring
+	}
+	var model [3][6]float64
+	for c := 0; c < 3; c++ {
+		model[c] = solve6(A, B[c])
+	}
+	return model
+}
+
+// residuals sets res[i] to the colour distance of sample i from the model.
+func residuals(model [3][6]float64, ss []sample, res []float64) {
+	for i, s := range ss {
+		var d float64
+		for c := 0; c < 3; c++ {
+			var m float64
+			for k := 0; k < 6; k++ {
+				m += model[c][k] * s.b[k]
+			}
+			d += (s.v[c] - m) * (s.v[c] - m)
+		}
+		res[i] = math.Sqrt(d)
+	}
 }
 
 func solve6(A [6][6]float64, B [6]float64) [6]float64 {
