@@ -102,8 +102,17 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 				for j := i + 1; j < len(faces); j++ {
 					f, g := faces[i], faces[j]
 					if f.value > 0 && g.value > 0 && sideFacePair(img, f, g) {
-						// One die's top face and its own side face, cut apart: either
-						// may be the top one.
+						// One die's top face and its own side face, cut apart: the side
+						// face is left out where the picture tells which it is (see
+						// sideBelow), else either may be the top one.
+						if s, ok := sideBelow([]Die{f.die(alt[i], off), g.die(alt[j], off)}, 0, 1, boxCentre); ok {
+							side := i
+							if s == 1 {
+								side = j
+							}
+							faces[side] = face{why: "a side face below its die's top face", notDie: true, square: faces[side].square, col: faces[side].col}
+							continue
+						}
 						why := "a face and the side face beside it, with no seam between them: one die seen obliquely"
 						faces[i] = face{why: why, square: f.square, col: f.col}
 						faces[j] = face{why: why, square: g.square, col: g.col}

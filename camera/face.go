@@ -21,7 +21,7 @@ type face struct {
 	value  int
 	conf   float64
 	why    string
-	notDie bool         // no pips at all: not a die
+	notDie bool         // no pips at all, or a side face below its top face (readBlobs): not a die
 	amb    ambiguity    // not read because pips fitted different values: what they read
 	pips   [][2]float64 // image pixels
 	extra  [][2]float64 // pips seen in the patch but not used, image pixels

@@ -35,14 +35,16 @@ func TestReadPipDice(t *testing.T) {
 // taken as a face anyway (before, five_4 was refused and the others read with dice missing).
 // Three are not enough: a blurred 6's column fits a 3. two_26 in TestReadPipDice pins the
 // guard that comes with it: such a face with its own top face beyond an edge (a side face's
-// 4) is not proposed.
+// 4) is not proposed. six_17, read so too until the tray was also modelled over the whole
+// picture (lit.go), is now refused, never misread: each die's front face, below its top face,
+// is cut from the die's blob unread (BENCHMARKS-dice.md, "Uneven light").
 func TestReadOverexposed(t *testing.T) {
 	testVariedExact(t, []variedCase{
 		{"bright1.4", "matteop65/five_4.jpg", "[5]"},
 		{"bright1.4", "matteop65/five_40.jpg", "[5 5 5 5]"},
-		{"bright1.4", "matteop65/six_17.jpg", "[6 6]"},
 		{"bright1.4", "matteop65/four_22.jpg", "[4 4 4]"},
 	})
+	testVaried(t, []variedCase{{"bright1.4", "matteop65/six_17.jpg", "[6 6]"}})
 }
 
 // TestReadPipsSettleAmbiguous: a face of four or more pips proposed from its spots inside a

@@ -224,6 +224,11 @@ func oneBody(img gocv.Mat, off image.Point, dice []Die, t float64) []Die {
 	return out
 }
 
+// boxCentre is the centre of d's box.
+func boxCentre(d Die) [2]float64 {
+	return [2]float64{float64(d.Box.Min.X+d.Box.Max.X) / 2, float64(d.Box.Min.Y+d.Box.Max.Y) / 2}
+}
+
 // sideBelowBigger is how much bigger (box width plus height) a top face is than its side
 // face below it, and sideBelowTurn the tangent of the greatest angle from straight down at
 // which the side face lies. Measured on the 12 pairs of the varied shared photos that these
