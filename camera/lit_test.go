@@ -4,9 +4,9 @@ import "testing"
 
 // TestReadUnevenLight: under a lens that dims the corners to 0.55 of the light (vignette), or
 // a lamp at one side (lamp), the middle of these pale trays is lighter than the border's
-// surface carried inwards says, and became one blob with the dice in it: each photo was
-// refused, and matteop65/six_35 read as one 2 whose pips were two of its four 6s. The tray
-// modelled over the whole picture takes that blob back (unlit).
+// surface carried inwards says, and was taken into the dice's blobs: matteop65/six_35 read as
+// one 2 whose pips were two of its four 6s, the others were refused. The tray modelled over
+// the whole picture takes that part back (unlit).
 func TestReadUnevenLight(t *testing.T) {
 	testVariedExact(t, []variedCase{
 		{"vignette", "matteop65/six_35.jpg", "[6 6 6 6]"},
