@@ -105,7 +105,7 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 						// One die's top face and its own side face, cut apart: the side
 						// face is left out where the picture tells which it is (see
 						// sideBelow), else either may be the top one.
-						if s, ok := sideBelow([]Die{f.die(alt[i], off), g.die(alt[j], off)}, 0, 1, boxCentre); ok {
+						if s, ok := sideBelow([]Die{f.die(alt[i], off), g.die(alt[j], off)}, 0, 1); ok {
 							side := i
 							if s == 1 {
 								side = j

@@ -24,31 +24,28 @@ func unlit(lab labImage, g grid, n int, border [3][6]float64, t2 float64, edge g
 		return n
 	}
 	lit := fitLit(lab, border)
-	keep := within(edge, litEdge)
-	var tray []int
-	nearLit := 0
+	var nearLit []int // foreground pixels within √t2 of the whole picture's surface
 	for y := 0; y < lab.h; y++ {
 		s := surface(lit, y, lab.h)
 		for x := 0; x < lab.w; x++ {
 			i := y*lab.w + x
-			if !g.b[i] {
-				continue
-			}
-			if d := colourDist2(lab.p[3*i:3*i+3:3*i+3], s.at(x, lab.w)); d <= t2 {
-				nearLit++
-				if !keep.b[i] {
-					tray = append(tray, i)
-				}
+			if g.b[i] && colourDist2(lab.p[3*i:3*i+3:3*i+3], s.at(x, lab.w)) <= t2 {
+				nearLit = append(nearLit, i)
 			}
 		}
 	}
-	if float64(nearLit) < litShare*float64(n) || float64(nearLit) < litArea*float64(len(g.b)) {
+	if float64(len(nearLit)) < litShare*float64(n) || float64(len(nearLit)) < litArea*float64(len(g.b)) {
 		return n
 	}
-	for _, i := range tray {
-		g.b[i] = false
+	keep := within(edge, litEdge)
+	tray := 0
+	for _, i := range nearLit {
+		if !keep.b[i] {
+			g.b[i] = false
+			tray++
+		}
 	}
-	return n - len(tray)
+	return n - tray
 }
 
 // fitLit fits the tray over the whole picture, not its border alone: light that falls

@@ -204,7 +204,7 @@ func oneBody(img gocv.Mat, off image.Point, dice []Die, t float64) []Die {
 			}
 			a, b := centre(d), centre(e)
 			if math.Hypot(a[0]-b[0], a[1]-b[1]) < 1.2*w && seamDip(img, a, b, w/4) < seamContrast {
-				if side, ok := sideBelow(dice, i, j, centre); ok {
+				if side, ok := sideBelow(dice, i, j); ok {
 					sides = append(sides, side)
 					continue
 				}
@@ -248,12 +248,12 @@ const (
 // below the picture, as probeOne assumes too), foreshortened more than the top. A camera
 // turned upside down sees them above, a camera flatter than 45° sees them bigger: then either
 // sign fails and both faces are refused, as before.
-func sideBelow(dice []Die, i, j int, centre func(Die) [2]float64) (int, bool) {
+func sideBelow(dice []Die, i, j int) (int, bool) {
 	top, side := i, j
-	if centre(dice[j])[1] < centre(dice[i])[1] {
+	if boxCentre(dice[j])[1] < boxCentre(dice[i])[1] {
 		top, side = j, i
 	}
-	t, s := centre(dice[top]), centre(dice[side])
+	t, s := boxCentre(dice[top]), boxCentre(dice[side])
 	size := func(d Die) float64 { return float64(d.Box.Dx() + d.Box.Dy()) }
 	if math.Abs(s[0]-t[0]) >= sideBelowTurn*(s[1]-t[1]) || size(dice[top]) < sideBelowBigger*size(dice[side]) {
 		return 0, false
