@@ -12,22 +12,30 @@ import (
 // unread candidate whose face differs from it by more than 5t is something else among them (a
 // laptop key or a cable's ferrite bead among ivory dice). A die of the set in shade or seen
 // by its side differs far less (a shaded ivory die about 4t); dice of mixed colours give no rule.
-func unlike(dice []Die, t float64) []Die {
-	m, ok := alikeColour(dice, t)
-	if !ok {
+// Under uneven light the dice may be alike only lit alike (relit), and the rule is applied
+// to those colours too. Not both ways at once, as odd is: a candidate's surroundings need not
+// be the tray (a cable round its ferrite bead), so lit alike it may look less unlike.
+func unlike(img gocv.Mat, off image.Point, dice []Die, t float64) []Die {
+	if _, n := medianColour(dice, -1, 1); n < 3 {
+		return dice
+	}
+	rel := withCols(dice, relit(img, off, dice))
+	m1, ok1 := alikeColour(dice, t)
+	m2, ok2 := alikeColour(rel, t)
+	if !ok1 && !ok2 {
 		return dice
 	}
 	kept := dice[:0]
-	for _, d := range dice {
-		if d.Value > 0 || !unlikeColour(d, m, t) {
+	for i, d := range dice {
+		if d.Value > 0 || !(ok1 && unlikeColour(d, m1, t) || ok2 && unlikeColour(rel[i], m2, t)) {
 			kept = append(kept, d)
 		}
 	}
 	return kept
 }
 
-// alikeColour is the face colour that three or more dice read share (within t of their
-// median), if they do.
+// alikeColour is the median face colour of the dice read, and whether three or more of them
+// share it (within t).
 func alikeColour(dice []Die, t float64) ([3]float64, bool) {
 	m, n := medianColour(dice, -1, 1)
 	if n < 3 {
@@ -51,23 +59,96 @@ func unlikeColour(d Die, m [3]float64, t float64) bool {
 // share one face colour (within t of their median) and it differs from that by more than
 // 5t, as unlike leaves such candidates out: something else among the dice (a laptop key's
 // light symbol on its dark cap read as a 1). It is refused, not left out: it may hide a die.
-func odd(dice []Die, t float64) {
+// Under uneven light (a lamp to one side) the dice's faces differ in lightness by the light
+// itself and need not look alike; they are also compared lit alike (see relit). Lit alike or
+// as seen, the odd die must be unlike them both ways.
+func odd(img gocv.Mat, off image.Point, dice []Die, t float64) {
+	rel := withCols(dice, relit(img, off, dice))
 	for i, d := range dice {
 		if d.Value == 0 || d.col == [3]float64{} {
 			continue
 		}
-		m, n := medianColour(dice, i, 1)
-		if n < 3 {
-			continue
-		}
-		alike := true
-		for j, o := range dice {
-			alike = alike && (j == i || o.Value == 0 || labDist(o.col, m) < t)
-		}
-		if alike && labDist(d.col, m) > 5*t {
+		a1, u1 := among(dice, i, t)
+		a2, u2 := among(rel, i, t)
+		if (a1 || a2) && u1 && u2 {
+			rel[i].Value = 0
 			dice[i].Value, dice[i].Why = 0, "unlike the other dice: something else among them (dice of several colours: calibrate the tray)"
 		}
 	}
+}
+
+// among says whether three or more dice read other than the i-th share one colour (within t
+// of their median), and whether die i differs from that by more than 5t.
+func among(dice []Die, i int, t float64) (alike, unlike bool) {
+	m, n := medianColour(dice, i, 1)
+	alike = n >= 3
+	for j, o := range dice {
+		alike = alike && (j == i || o.Value == 0 || labDist(o.col, m) < t)
+	}
+	return alike, n > 0 && labDist(dice[i].col, m) > 5*t
+}
+
+// withCols is a copy of dice with the face colours col.
+func withCols(dice []Die, col [][3]float64) []Die {
+	ds := make([]Die, len(dice))
+	copy(ds, dice)
+	for i := range ds {
+		ds[i].col = col[i]
+	}
+	return ds
+}
+
+// relit is the dice's face colours as if each lay in the same light: each face's lightness
+// scaled by the median, over the dice read, of the tray's lightness round a die, over that
+// round this die (see roundL). A face not measured, or whose surroundings are not, keeps its
+// colour.
+func relit(img gocv.Mat, off image.Point, dice []Die) [][3]float64 {
+	col := make([][3]float64, len(dice))
+	round := make([]float64, len(dice))
+	var ls []float64
+	for i, d := range dice {
+		col[i] = d.col
+		if d.col != [3]float64{} {
+			if round[i] = roundL(img, off, d.Box); round[i] > 0 && d.Value > 0 {
+				ls = append(ls, round[i])
+			}
+		}
+	}
+	m := median(ls)
+	for i := range dice {
+		if round[i] > 0 && m > 0 {
+			col[i][0] *= m / round[i]
+		}
+	}
+	return col
+}
+
+// roundL is the median 8-bit Lab lightness round box (frame pixels), on rings 0.9 to 1.2
+// times its side from its centre: clear of the die and of most of its shadow. 0 when less
+// than a third of the rings lies in the picture searched (img, at off in the frame).
+func roundL(img gocv.Mat, off image.Point, box image.Rectangle) float64 {
+	s := float64(box.Dx()+box.Dy()) / 2
+	cx, cy := float64(box.Min.X+box.Max.X)/2-float64(off.X), float64(box.Min.Y+box.Max.Y)/2-float64(off.Y)
+	reach := int(math.Ceil(1.2*s)) + 1
+	r := image.Rect(int(cx)-reach, int(cy)-reach, int(cx)+reach, int(cy)+reach).Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
+	if r.Empty() || s <= 0 {
+		return 0
+	}
+	lab := labOf(img, r)
+	var v []float64
+	for a := 0.0; a < 2*math.Pi; a += math.Pi / 12 {
+		for _, k := range []float64{0.9, 1.05, 1.2} {
+			x := int(math.Round(cx+k*s*math.Cos(a))) - r.Min.X
+			y := int(math.Round(cy+k*s*math.Sin(a))) - r.Min.Y
+			if x >= 0 && y >= 0 && x < r.Dx() && y < r.Dy() {
+				v = append(v, float64(lab[3*(y*r.Dx()+x)]))
+			}
+		}
+	}
+	if len(v) < 24 { // of 72
+		return 0
+	}
+	return median(v)
 }
 
 // medianColour is the median face colour, channel by channel, of the dice read as least or more
@@ -121,22 +202,29 @@ func printedAlike(img gocv.Mat, off image.Point, dice []Die, t float64) {
 	}
 	// The dice read with two or more pips must be one game's: alike in colour (within t of
 	// their median, as in odd), all with dark pips. Photos of mixed dice give no rule.
+	// As in odd, alike as seen or lit alike (relit), and unlike them both ways.
+	game := func(dice []Die, i int) (alike, unlike bool) {
+		m, n := medianColour(dice, i, 2)
+		if n == 0 {
+			return false, false
+		}
+		alike = true
+		for j, o := range dice {
+			if j != i && o.Value >= 2 {
+				alike = alike && len(o.Pips) > 0 && labDist(o.col, m) < t && !lighter(o)
+			}
+		}
+		return alike, labDist(dice[i].col, m) > 5*t
+	}
+	rel := withCols(dice, relit(img, off, dice))
 	var refuse []int
 	for i, d := range dice {
 		if d.Value != 1 || len(d.Pips) != 1 || !lighter(d) {
 			continue
 		}
-		m, n := medianColour(dice, i, 2)
-		if n == 0 {
-			continue
-		}
-		game := true
-		for j, o := range dice {
-			if j != i && o.Value >= 2 {
-				game = game && len(o.Pips) > 0 && labDist(o.col, m) < t && !lighter(o)
-			}
-		}
-		if game && labDist(d.col, m) > 5*t {
+		a1, u1 := game(dice, i)
+		a2, u2 := game(rel, i)
+		if (a1 || a2) && u1 && u2 {
 			refuse = append(refuse, i)
 		}
 	}

@@ -88,7 +88,9 @@
 //     their spacing allows, a 3's in one line), or the layout fails. Unread
 //     candidates with no die's colour or outline, or unlike the dice read when those are all
 //     alike, are left out as clutter; without a calibrated tray, a die read unlike three or
-//     more alike dice is refused.
+//     more alike dice is refused. Alike is judged as seen and with each face's lightness
+//     scaled by the tray's round it (alike.go's relit), so dice under a lamp at one side,
+//     whose faces differ by the light itself, still count as alike.
 //  6. A die on which pips were found that fit no layout is read again with the thin lines
 //     lighter than its face taken out of its contrast map (a grey opening by a disc a tenth
 //     of the face wide; glare.go): a glossy or translucent die mirrors a lamp's edge as a

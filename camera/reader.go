@@ -244,12 +244,12 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 		r.netAmbiguous(img, dice)
 	}
 	dice = r.netSplit(img, off, dice)
-	dice = unlike(dice, r.o.MinContrast)
+	dice = unlike(img, off, dice, r.o.MinContrast)
 	if r.o.Tray.Empty() {
 		// With no tray calibrated, clutter beside the dice (a laptop's keys) can be read as
 		// dice, and "the dice of one game are alike" tells it apart. A calibrated tray holds
 		// only dice, which may then be the players' own, of any mix of colours.
-		odd(dice, r.o.MinContrast)
+		odd(img, off, dice, r.o.MinContrast)
 		printedAlike(img, off, dice, r.o.MinContrast)
 	}
 	dice = oneBody(img, off, dice, r.o.MinContrast)
