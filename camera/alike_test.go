@@ -70,3 +70,24 @@ func TestRelit(t *testing.T) {
 }
 
 func abs(x int) int { return max(x, -x) }
+
+// TestLightness: lightness agrees with OpenCV's 8-bit Lab conversion within one level, over
+// greys and colours.
+func TestLightness(t *testing.T) {
+	var px []byte
+	for _, c := range [][3]byte{{0, 0, 0}, {255, 255, 255}, {1, 2, 3}, {10, 10, 10}, {128, 128, 128}, {200, 180, 150}, {30, 60, 200}, {0, 255, 0}, {255, 0, 0}, {0, 0, 255}, {90, 140, 70}} {
+		px = append(px, c[:]...)
+	}
+	img, err := gocv.NewMatFromBytes(1, len(px)/3, gocv.MatTypeCV8UC3, px)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	lab := labOf(img, image.Rect(0, 0, len(px)/3, 1))
+	lin := srgbLinear()
+	for i := 0; i < len(px); i += 3 {
+		if got, want := lightness(px[i], px[i+1], px[i+2], lin), float64(lab[i]); math.Abs(got-want) > 1 {
+			t.Errorf("BGR %v: lightness %.2f, OpenCV %v", px[i:i+3], got, want)
+		}
+	}
+}
