@@ -180,13 +180,37 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			// a face, faces that overlap), yet its parts show pips: the blob holds dice that
 			// could not be told apart. Left out, they would go missing from a reading that
 			// says read (a black 4 touching a white 3 in nell-byler/IMG_20191209_100026).
-			if w := wholeOf(alts); fewDice(alts, w) && pipsSeen(alts, peek) {
-				best = []Die{face{why: "touching dice that no way of splitting tells apart"}.die(w, off)}
+			// A longer row of dice (see rowOfDice) is refused too, but faces read from their
+			// pips inside it replace it (see holdsFace).
+			if w := wholeOf(alts); (fewDice(alts, w) || rowOfDice(alts, w)) && pipsSeen(alts, peek) {
+				d := face{why: "touching dice that no way of splitting tells apart"}.die(w, off)
+				d.row = !fewDice(alts, w)
+				best = []Die{d}
 			}
 		}
 		out = append(out, best...)
 	}
 	return out
+}
+
+// besideRead leaves out of dice the rows refused whole (Die.row) that overlap a die read by a
+// quarter of its box or more: under a die size guessed too small, one die's side faces, seen
+// obliquely beside its top face (read from its own blob or from its pips), make such a row
+// (matteop65/dice_3.jpg brightened). Rows were left out before they were refused, so this
+// loses nothing that was read. It runs once faces are proposed from pips.
+func besideRead(dice []Die) []Die {
+	kept := dice[:0]
+	for _, d := range dice {
+		over := false
+		for _, o := range dice {
+			a := o.Box.Intersect(d.Box)
+			over = over || d.row && o.Value > 0 && 4*a.Dx()*a.Dy() >= o.Box.Dx()*o.Box.Dy()
+		}
+		if !over {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 // sideFace says whether face f, read by a split that is no way to cut (whose faces are
@@ -359,6 +383,32 @@ func overlap(faces []face) bool {
 // the picture and off the tray's walls (clutter and a box's frame run off it), and no longer
 // than three dice side by side (w is the whole blob, see wholeOf).
 func fewDice(alts [][]cand, w cand) bool {
+	return inside(alts) && math.Max(w.r.w, w.r.h) <= 3*w.die
+}
+
+// rowOfDice says whether a blob longer than fewDice's may be a row of touching dice: inside
+// the picture and off the walls, no longer than six dice, every part of its first way at
+// least half a die thick (a cable or a pen is thinner) and no longer than one and a half (a
+// die with its shadow; a strip of plastic at the tray's foot, its hole read as a pip, is cut
+// into longer parts: nell-byler/IMG_20191208_111858 with sensor noise). Dice huddled in a
+// row under a die size guessed too small (from clutter's specks) are cut into too many parts
+// to be dice (nell-byler/IMG_20191208_112517 under a lamp: four dice in a row, cut into seven
+// or eight).
+func rowOfDice(alts [][]cand, w cand) bool {
+	if !inside(alts) || math.Max(w.r.w, w.r.h) > 6*w.die {
+		return false
+	}
+	for _, c := range alts[0] {
+		if math.Min(c.r.w, c.r.h) < 0.5*w.die || math.Max(c.r.w, c.r.h) > 1.5*w.die {
+			return false
+		}
+	}
+	return true
+}
+
+// inside says whether no part of any way of cutting a blob meets the picture's edge or the
+// tray's wall.
+func inside(alts [][]cand) bool {
 	for _, alt := range alts {
 		for _, c := range alt {
 			if c.edge || c.wall {
@@ -366,7 +416,7 @@ func fewDice(alts [][]cand, w cand) bool {
 			}
 		}
 	}
-	return math.Max(w.r.w, w.r.h) <= 3*w.die
+	return true
 }
 
 // faceKey is the key of a candidate's face in the faces read: the face depends neither on the

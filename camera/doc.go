@@ -30,7 +30,10 @@
 //     peeled smaller than the picture's dice and unread is read again at their size.
 //     Blobs too big for one die are split several ways and the faces decide which split is
 //     right (two complete readings that differ make the blob unreadable); a blob with pips
-//     that no way of splitting reads is refused, never left out. Holes in the foreground up
+//     that no way of splitting reads is refused when it is no longer than three dice, or a
+//     row of die-sized parts up to six long (blobs.go's rowOfDice; a face read from its pips
+//     inside such a row replaces it, and a row overlapping a die read is that die's side
+//     faces); longer ones are clutter, left out. Holes in the foreground up
 //     to a sixth of the picture are faces and pips and are filled; larger ones are a tray's
 //     inside, unless nothing was read: then holes up to half the picture are filled and read
 //     again (a single die's face from close up, overexposed, taken for a second surface).

@@ -106,10 +106,15 @@ func nearBox(b image.Rectangle, c cand) bool {
 // foreshortened more than √2 (its pips spaced closer than the die is wide, a 2 on ivory dice in
 // matteop65/two_24.jpg fitted 26 px in a body 77 px long), while a blob of one die's area and
 // shape holds one die however flat its top face is seen.
+//
+// A row of touching dice refused whole (Die.row) is replaced by any face read from its pips
+// inside it: such a row was left out of the reading before (rowOfDice), so the dice read in
+// it are no worse off, and one that shows no face read stays refused.
 func holdsFace(d Die, off image.Point, c cand) bool {
 	b := d.Box.Sub(off)
 	bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
-	return image.Pt(int(c.r.cx), int(c.r.cy)).In(b) && math.Hypot(bx-c.r.cx, by-c.r.cy) < c.side &&
+	in := image.Pt(int(c.r.cx), int(c.r.cy)).In(b)
+	return in && d.row || in && math.Hypot(bx-c.r.cx, by-c.r.cy) < c.side &&
 		(d.src.lone || float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side)
 }
 

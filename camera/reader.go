@@ -137,11 +137,11 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	seg := r.segment(img, faceHoles)
 	hyps := r.findDice(seg)
 	for i, hyp := range hyps {
-		if i > 0 && settled(rd.Dice) {
+		if i > 0 && settled(blobDice(rd.Dice)) {
 			break // every die found was read: the other size is not worth its time
 		}
 		dice := r.readBlobs(img, off, hyp, read)
-		if i == 0 || better(dice, rd.Dice, 2*r.o.MinConfidence) {
+		if i == 0 || better(blobDice(dice), blobDice(rd.Dice), 2*r.o.MinConfidence) {
 			rd.Dice, won = dice, hyp
 		}
 	}
@@ -152,7 +152,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		// what was refused outside it must stay so.
 		hyps = r.findDice(r.segment(img, closeUpHoles))
 		for _, hyp := range hyps {
-			if dice := r.readBlobs(img, off, hyp, read); anyRead(dice) && better(dice, rd.Dice, 2*r.o.MinConfidence) {
+			if dice := r.readBlobs(img, off, hyp, read); anyRead(dice) && better(blobDice(dice), blobDice(rd.Dice), 2*r.o.MinConfidence) {
 				rd.Dice, won = dice, hyp
 			}
 		}
@@ -225,6 +225,7 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 	// Dice the tray model cannot separate (ivory on pale wood) still show their pips.
 	dice = r.pipDice(img, off, dice)
 	dice = r.negativePipDice(img, off, dice)
+	dice = besideRead(dice)
 	// Candidates that were not read and look like no die either (face.clutter) are left out,
 	// but only now: while the die's size and the cuts of the blobs are chosen they count as
 	// unread. The evidence is no proof, and on pale wood an ivory die whose face is barely
@@ -258,6 +259,20 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 	r.netConfirm(img, dice)
 	r.netDoubt(img, dice)
 	return dice
+}
+
+// blobDice is ds without the rows of touching dice refused whole (Die.row): the sizes are
+// compared without them, as they were before such rows were kept (a row is a size's failure
+// to cut a blob, which faces proposed from pips may yet read: matteop65/six_13.jpg in a warmer
+// light, whose 6 the pips read only where the row is not compared).
+func blobDice(ds []Die) []Die {
+	var out []Die
+	for _, d := range ds {
+		if !d.row {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // unread counts the dice of ds not read.

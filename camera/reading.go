@@ -76,6 +76,9 @@ type Die struct {
 	unlaid string
 	// hued: read from the directed hue map, a fallback (see netConfirm).
 	hued bool
+	// row: a row of touching dice refused whole (see rowOfDice); a face read from its pips
+	// inside it replaces it (see holdsFace).
+	row bool
 	// doubted is the value its pips read before a check of that value refused it (stable,
 	// netConfirm, netDoubt): a frame saying that value is not to be trusted (see dissent).
 	doubted int

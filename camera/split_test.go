@@ -111,3 +111,57 @@ func TestReadNoDieLost(t *testing.T) {
 	}
 	t.Errorf("%s %v: no die refused or read 4 at %v: %v", rd.Status, rd.Values(), four, rd.Dice)
 }
+
+// TestReadRowNotLost: nell-byler/IMG_20191208_112517.jpg under a lamp at one side. Four dice
+// touching in a row make one blob; the die size voted by the holes in the strip below the tray
+// is too small, so every way of cutting the row makes parts too long for dice, and the row,
+// longer than three dice, went missing: the photo was reported read as [6]. A row of parts
+// each at least half a die thick is dice, not a cable: it is refused.
+func TestReadRowNotLost(t *testing.T) {
+	rd := readVaried(t, NewReader(DefaultReaderOpts()), "lamp", "nell-byler/IMG_20191208_112517.jpg")
+	if rd.Status == StatusRead && fmt.Sprint(rd.Values()) != "[3 3 3 5 6]" {
+		t.Fatalf("read %v, want [3 3 3 5 6] or unreadable", rd.Values())
+	}
+	for _, p := range []image.Point{{304, 309}, {270, 318}, {350, 309}, {405, 320}} { // the row's labelled boxes' centres
+		found := false
+		for _, d := range rd.Dice {
+			found = found || p.In(d.Box)
+		}
+		if !found {
+			t.Errorf("%s %v: no die read or refused at %v", rd.Status, rd.Values(), p)
+		}
+	}
+}
+
+// TestReadRowReplacedByPips: matteop65/two_18.jpg under a lamp at one side. Its two touching
+// 2s make a blob that the die size guessed too small cuts into five or six parts, no way to
+// cut it; refused as a row of dice it hid the two faces read from their pips. Those faces
+// replace the row.
+func TestReadRowReplacedByPips(t *testing.T) {
+	testVariedExact(t, []variedCase{{"lamp", "matteop65/two_18.jpg", "[2 2]"}})
+}
+
+// TestReadRowBesideRead: matteop65/dice_3.jpg brightened 1.4 times. Under a die size guessed
+// too small, the 1's side faces, seen obliquely below its top face, make a blob no way of
+// cutting reads, refused as a row of dice beside the 1 read. Such a row overlapping a die read
+// is that die's body: it is left out (besideRead).
+func TestReadRowBesideRead(t *testing.T) {
+	testVariedExact(t, []variedCase{{"bright1.4", "matteop65/dice_3.jpg", "[1]"}})
+}
+
+// TestReadRowNotCompared: matteop65/six_13.jpg in a warmer light. With one of the two die
+// sizes tried, a 6 seen obliquely is a blob no way of cutting reads (a row); with the other,
+// the blob reads 5 pips in no layout. Compared with its row, the other size won and its
+// refusal hid the 6 that the pips then read; the sizes are compared without rows (blobDice),
+// as they were before rows were kept.
+func TestReadRowNotCompared(t *testing.T) {
+	testVariedExact(t, []variedCase{{"blue0.8", "matteop65/six_13.jpg", "[6 6]"}})
+}
+
+// TestReadStripNoRow: nell-byler/IMG_20191208_111858.jpg (nine dice) with sensor noise. The
+// plastic strip at the tray's foot, with a hole read as a pip, is a blob no way of cutting
+// reads, longer than three dice and thick as one: it was refused as a row of dice. Its parts
+// are longer than a die with its shadow, and one of two shows a pip: no row.
+func TestReadStripNoRow(t *testing.T) {
+	testVariedExact(t, []variedCase{{"noise8", "nell-byler/IMG_20191208_111858.jpg", "[1 2 3 3 4 5 5 5 6]"}})
+}
