@@ -114,9 +114,10 @@ func TestReadNoDieLost(t *testing.T) {
 
 // TestReadRowNotLost: nell-byler/IMG_20191208_112517.jpg under a lamp at one side. Four dice
 // touching in a row make one blob; the die size voted by the holes in the strip below the tray
-// is too small, so every way of cutting the row makes parts too long for dice, and the row,
-// longer than three dice, went missing: the photo was reported read as [6]. A row of parts
-// each at least half a die thick is dice, not a cable: it is refused.
+// is too small, so every way of cutting the row makes parts not shaped like dice, and the
+// row, longer than three dice, went missing: the photo was reported read as [6]. A row of
+// die-sized parts (at least half a die thick, at most one and a half long) is dice, not a
+// cable: it is refused.
 func TestReadRowNotLost(t *testing.T) {
 	rd := readVaried(t, NewReader(DefaultReaderOpts()), "lamp", "nell-byler/IMG_20191208_112517.jpg")
 	if rd.Status == StatusRead && fmt.Sprint(rd.Values()) != "[3 3 3 5 6]" {
