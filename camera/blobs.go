@@ -182,9 +182,10 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 			// says read (a black 4 touching a white 3 in nell-byler/IMG_20191209_100026).
 			// A longer row of dice (see rowOfDice) is refused too, but faces read from their
 			// pips inside it replace it (see holdsFace).
-			if w := wholeOf(alts); (fewDice(alts, w) || rowOfDice(alts, w)) && pipsSeen(alts, peek) {
+			w := wholeOf(alts)
+			if few := fewDice(alts, w); (few || rowOfDice(alts, w)) && pipsSeen(alts, peek) {
 				d := face{why: "touching dice that no way of splitting tells apart"}.die(w, off)
-				d.row = !fewDice(alts, w)
+				d.row = !few
 				best = []Die{d}
 			}
 		}
@@ -203,8 +204,11 @@ func besideRead(dice []Die) []Die {
 	for _, d := range dice {
 		over := false
 		for _, o := range dice {
+			if !d.row || o.Value == 0 {
+				continue
+			}
 			a := o.Box.Intersect(d.Box)
-			over = over || d.row && o.Value > 0 && 4*a.Dx()*a.Dy() >= o.Box.Dx()*o.Box.Dy()
+			over = over || 4*a.Dx()*a.Dy() >= o.Box.Dx()*o.Box.Dy()
 		}
 		if !over {
 			kept = append(kept, d)
