@@ -200,21 +200,24 @@ func (r *Reader) readBlobs(img gocv.Mat, off image.Point, blobs [][][]cand, read
 // (matteop65/dice_3.jpg brightened). Rows were left out before they were refused, so this
 // loses nothing that was read. It runs once faces are proposed from pips.
 func besideRead(dice []Die) []Die {
-	kept := dice[:0]
+	kept := make([]Die, 0, len(dice)) // not in place: the inner loop reads every die
 	for _, d := range dice {
-		over := false
-		for _, o := range dice {
-			if !d.row || o.Value == 0 {
-				continue
-			}
-			a := o.Box.Intersect(d.Box)
-			over = over || 4*a.Dx()*a.Dy() >= o.Box.Dx()*o.Box.Dy()
-		}
-		if !over {
+		if !d.row || !overRead(d, dice) {
 			kept = append(kept, d)
 		}
 	}
 	return kept
+}
+
+// overRead says whether d covers a quarter or more of the box of a die of dice read (a
+// quarter of the read die's box, where ones.go's overlapsRead takes a quarter of its own).
+func overRead(d Die, dice []Die) bool {
+	for _, o := range dice {
+		if a := o.Box.Intersect(d.Box); o.Value > 0 && 4*a.Dx()*a.Dy() >= o.Box.Dx()*o.Box.Dy() {
+			return true
+		}
+	}
+	return false
 }
 
 // sideFace says whether face f, read by a split that is no way to cut (whose faces are

@@ -113,9 +113,8 @@ func nearBox(b image.Rectangle, c cand) bool {
 func holdsFace(d Die, off image.Point, c cand) bool {
 	b := d.Box.Sub(off)
 	bx, by := float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2
-	in := image.Pt(int(c.r.cx), int(c.r.cy)).In(b)
-	return in && d.row || in && math.Hypot(bx-c.r.cx, by-c.r.cy) < c.side &&
-		(d.src.lone || float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side)
+	return image.Pt(int(c.r.cx), int(c.r.cy)).In(b) && (d.row || math.Hypot(bx-c.r.cx, by-c.r.cy) < c.side &&
+		(d.src.lone || float64(max(b.Dx(), b.Dy())) <= oneBlob*c.side))
 }
 
 // pipDice adds to dice those proposed from pips where no die was found, and the 1s proposed
