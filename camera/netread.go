@@ -107,7 +107,7 @@ func (r *Reader) netRead(img gocv.Mat, off image.Point, dice []Die) {
 		d := dice[i]
 		if r.netPrefersOther(img, d.src.r.cx, d.src.r.cy, netCrop*m, d.Value) {
 			dice[i].Why = fmt.Sprintf("read %d by the face networks in its blob's square, but not in a square the dice's size", d.Value)
-			dice[i].Value, dice[i].Net = 0, false
+			dice[i].Value, dice[i].Net, dice[i].doubted = 0, false, d.Value
 		}
 	}
 }

@@ -79,8 +79,9 @@ type Die struct {
 	// row: a row of touching dice refused whole (see rowOfDice); a face read from its pips
 	// inside it replaces it (see holdsFace).
 	row bool
-	// doubted is the value its pips read before a check of that value refused it (stable,
-	// netConfirm, netDoubt): a frame saying that value is not to be trusted (see dissent).
+	// doubted is the value it was read before a check of that value refused it (stable,
+	// netConfirm, netDoubt, and netRead's look at the dice's size): a frame saying that value
+	// is not to be trusted (see dissent).
 	doubted int
 }
 

@@ -153,8 +153,8 @@ func verdict(votes []Reading, o SettleOpts, seen int) (Reading, bool) {
 	return Reading{}, false
 }
 
-// disputed returns the index of a die of rd that another vote, with the same dice in the
-// same places, contradicts (see dissent); -1 when there is none.
+// disputed returns the index of a die of rd that another vote contradicts (see dissent); -1
+// when there is none.
 func disputed(votes []Reading, rd Reading) int {
 	if rd.Status != StatusRead {
 		return -1
@@ -169,16 +169,19 @@ func disputed(votes []Reading, rd Reading) int {
 	return -1
 }
 
-// dissent says how vote v, with the same dice in the same places as rd, contradicts its die
-// i: it was read with another value (other), or its pips read the same value there and a
-// check of that value refused it (doubted: the face networks or a wider square see it
-// otherwise). A die refused for anything else says nothing of its value: a frame read
-// averaged with fewer frames may just not see its pips clearly yet.
+// dissent says how vote v contradicts die i of rd, through the die it found in that die's
+// place (see inPlace): it was read with another value (other), or it was read the same
+// value there and a check of that value refused it (doubted: the face networks, a wider
+// square or a square of the dice's size see it otherwise). A die refused for anything else
+// says nothing of its value: a frame read averaged with fewer frames may just not see its
+// pips clearly yet. The vote's other dice do not matter: its frame is of the same still
+// scene, and a die it found or missed elsewhere says nothing of this one.
 func dissent(v, rd Reading, i int) (other int, doubted bool) {
-	if len(v.Dice) != len(rd.Dice) || !sameSpot(v.Dice[i], rd.Dice[i]) {
+	j := inPlace(v.Dice, rd.Dice[i])
+	if j < 0 {
 		return 0, false
 	}
-	d, want := v.Dice[i], rd.Dice[i].Value
+	d, want := v.Dice[j], rd.Dice[i].Value
 	if v.Status == StatusRead && d.Value != want {
 		return d.Value, false
 	}
@@ -283,6 +286,29 @@ func sameReading(a, b Reading) bool {
 	}
 	return true
 }
+
+// inPlace returns the index of the die of ds nearest to d whose centre lies within
+// inPlaceShare of the larger of their boxes' sides from d's, or -1. Dice do not overlap, and
+// touching ones, their boxes turned, lie at least 0.7 of that apart, so such a die is d,
+// however differently its box was drawn: a face network reading one pip of a 2 as a 1 draws
+// a box round that pip alone (matteop65/two_9.jpg, settled under gamma0.7).
+func inPlace(ds []Die, d Die) int {
+	best, bestDist := -1, math.Inf(1)
+	c := d.Box.Min.Add(d.Box.Max)
+	for j, o := range ds {
+		oc := o.Box.Min.Add(o.Box.Max)
+		dist := math.Hypot(float64(c.X-oc.X), float64(c.Y-oc.Y)) / 2
+		side := float64(max(d.Box.Dx(), d.Box.Dy(), o.Box.Dx(), o.Box.Dy()))
+		if dist <= inPlaceShare*side && dist < bestDist {
+			best, bestDist = j, dist
+		}
+	}
+	return best
+}
+
+// inPlaceShare: see inPlace; below the 0.7 of touching dice by a margin for boxes drawn a
+// few pixels off.
+const inPlaceShare = 0.6
 
 // sameSpot says whether two dice lie within a third of a's size of each other.
 func sameSpot(a, b Die) bool {
