@@ -56,10 +56,10 @@ func (o SettleOpts) withDefaults() SettleOpts {
 // Window still frames give the same reading (same status, values and dice positions); that
 // reading is returned, a refusal only later (see verdict). Each still frame is read averaged
 // with the still frames before it (all since the last movement; see SettleOpts.Average). A
-// die that another of the Window frames read in its place with another value, or refused for that value
-// (see dissent), makes the reading StatusUnreadable, that die refused. If MaxWait passes
-// first, the last reading is returned with StatusNotSettled. Errors come only from the
-// source or the context.
+// die that another of the Window frames read in its place with another value, or refused
+// for that value (see dissent), makes the reading StatusUnreadable, that die refused. If
+// MaxWait passes first, the last reading is returned with StatusNotSettled. Errors come
+// only from the source or the context.
 func Settle(ctx context.Context, src Source, r *Reader, o SettleOpts) (Reading, error) {
 	o = o.withDefaults()
 	var deadline time.Time
