@@ -254,9 +254,9 @@ func TestSettleDisputes(t *testing.T) {
 		name, file, vary, right, why string
 	}{
 		// The smoky 1's glare streak reads as a 2 in some frames, and in others the face
-		// networks refuse that 2 (netConfirm). Settle waits out the refusals for the frames that
-		// read it, so without counting those refusals against the 2 it settled on [2 3 3 5 5],
-		// as many dice as the tray holds.
+		// networks refuse that 2. Settle waits out the refusals for the frames that read it,
+		// so without counting those refusals against the 2 it settled on [2 3 3 5 5], as many
+		// dice as the tray holds.
 		{"doubted", "nell-byler/IMG_20191208_112419.jpg", "blue0.8", "[1 3 3 5 5]", "refused as a 2 in others"},
 		// In a softer light the networks read that streak as a 2 in the blob's square, and in
 		// some frames rate another value higher at the dice's size (netRead): those refusals
