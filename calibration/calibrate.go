@@ -105,7 +105,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 
 	// 2. A roll.
 	p.Say(fmt.Sprintf("Step 2 of 3: roll the %d dice.", o.Dice))
-	first := tryOpts(o.Reader, tray, o.Dice, 0, 0)
+	first := tryOpts(o.Reader, tray, o.Dice, 0)
 	var frame gocv.Mat
 	var rd camera.Reading
 	err = retry(ctx, p, o.Attempts, fmt.Sprintf("Roll the %d dice into the tray; press Enter when they have stopped", o.Dice), func() error {
@@ -160,7 +160,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	// A low-contrast rig (red pips on black) lowers the reader's threshold; a
 	// high-contrast one keeps the default, which guards against shadows.
 	contrast := math.Min(o.Reader.MinContrast, math.Max(6, math.Round(0.5*math.Min(dice.FaceContrast, dice.PipContrast))))
-	cands := tryOpts(o.Reader, tray, o.Dice, dice.SidePx, contrast)
+	cands := tryOpts(o.Reader, tray, o.Dice, contrast)
 	chosen := -1
 	for i, c := range cands {
 		r := readOnce(c.opts, frame)
@@ -211,27 +211,28 @@ type candidate struct {
 	note string // why this one was chosen over the ones before it
 }
 
-// tryOpts lists reader options from the most calibrated to the least:
-// measured die size and contrast (0 = leave to the reader), tray limits and
-// background colour, then the reader's own estimates one by one.
-func tryOpts(base camera.ReaderOpts, tray Tray, dice int, side, contrast float64) []candidate {
+// tryOpts lists reader options from the most calibrated to the least: contrast (0 = leave
+// to the reader), tray limits and background colour, then the reader's own estimates one by
+// one. The dice's size is left to the reader (DieSidePx 0): it estimates it from each frame,
+// and a size fixed from the calibration roll, even in the reader's own measure, read fewer
+// of the shared photos (BENCHMARKS-dice.md, "Calibration leaves the dice's size to the
+// reader"). The size measured is kept in the profile's Dice, for the small-dice warning.
+func tryOpts(base camera.ReaderOpts, tray Tray, dice int, contrast float64) []candidate {
 	bare := base
 	bare.Expect = dice
+	bare.DieSidePx = 0
 	inTray := bare
 	inTray.Tray = trayRect(tray)
 	withBg := inTray
 	withBg.BackgroundLab = []float64{tray.Lab[0], tray.Lab[1], tray.Lab[2]}
-	withSize := withBg
-	withSize.DieSidePx = side
-	full := withSize
+	full := withBg
 	if contrast > 0 {
 		full.MinContrast = contrast
 	}
 	const misread = "with the measured %s the reader misread the roll, so it keeps its own"
 	return []candidate{
 		{full, ""},
-		{withSize, fmt.Sprintf(misread, "contrast threshold")},
-		{withBg, fmt.Sprintf(misread, "die size")},
+		{withBg, fmt.Sprintf(misread, "contrast threshold")},
 		{inTray, fmt.Sprintf(misread, "tray colour")},
 		{bare, "with the tray limits the reader misread the roll, so it searches the whole frame"},
 	}

@@ -6,7 +6,8 @@
 // picture of what it saw.
 //
 // The reader works without a profile; with one it searches only the tray and
-// knows the die size, the tray's colour and the contrast to expect. A
+// knows the tray's colour and the contrast to expect (the dice's size it
+// estimates from each frame, which reads more photos than a fixed one). A
 // profile from a newer cantstop, or a damaged one, is refused with an error
 // that says how to fix it.
 package calibration

@@ -16,7 +16,7 @@ func ExampleLoad() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "calibration.json")
 	os.WriteFile(path, []byte(`{
-  "version": 1,
+  "version": 2,
   "tray": {"frame": {"X": 640, "Y": 480}, "outline": [{"X": 40, "Y": 30}, {"X": 600, "Y": 30}, {"X": 600, "Y": 450}],
            "box": {"Min": {"X": 40, "Y": 30}, "Max": {"X": 600, "Y": 450}}},
   "dice": {"count": 4, "side_px": 36, "pip_px": 7},

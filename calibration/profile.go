@@ -19,7 +19,11 @@ import (
 
 // Version is the profile format this code writes and the newest it reads.
 // Raise it when a field changes meaning; Parse upgrades older profiles.
-const Version = 1
+//
+// 2: reader.die_side_px is in the reader's own measure (camera.Reading.SidePx), and
+// calibration leaves it 0. Version 1 held the top face's side there, about 0.75 of the
+// reader's measure, at which the reader cut the dice too small: Parse drops it.
+const Version = 2
 
 // Profile is what calibration learned about one rig: camera, tray, dice.
 type Profile struct {
@@ -30,6 +34,8 @@ type Profile struct {
 	Tray     Tray              `json:"tray"`
 	Dice     Dice              `json:"dice"`
 	Reader   camera.ReaderOpts `json:"reader"` // the reader options the values above give
+	// Upgraded says what Parse changed in a profile of an older version (not saved).
+	Upgraded []string `json:"-"`
 }
 
 // Dice is what the calibration roll showed about the game's dice.
@@ -168,6 +174,10 @@ func Parse(data []byte) (Profile, error) {
 	var p Profile
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Profile{}, jsonError(data, err)
+	}
+	if p.Version < 2 && p.Reader.DieSidePx > 0 {
+		p.Reader.DieSidePx = 0
+		p.Upgraded = append(p.Upgraded, fmt.Sprintf("version %d held the dice's size in other terms than the reader's: it is dropped, and the reader estimates the size from each frame (`cantstop calibrate` writes a version %d profile)", p.Version, Version))
 	}
 	if err := p.Validate(); err != nil {
 		return Profile{}, fmt.Errorf("%w; %s", err, recalibrate)

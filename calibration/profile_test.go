@@ -16,7 +16,8 @@ import (
 	"github.com/cantstop/cantstop/camera"
 )
 
-// sampleProfile is a complete profile as calibration would write it.
+// sampleProfile is a complete profile as calibration would write it, but for the reader's die
+// size, which calibration leaves 0 and a person may set.
 func sampleProfile() Profile {
 	lens := 0.0
 	r := camera.DefaultReaderOpts()
@@ -67,6 +68,39 @@ func TestProfileRoundTrip(t *testing.T) {
 	}
 }
 
+// A version 1 profile held the top face's side as the reader's die size, at which the reader
+// cuts blobs too small: it loads with that size dropped (the reader estimates it) and says so.
+func TestProfileUpgrade(t *testing.T) {
+	p := sampleProfile()
+	p.Version = 1
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Reader.DieSidePx != 0 || got.Dice.SidePx != p.Dice.SidePx || !reflect.DeepEqual(got.Reader.Tray, p.Reader.Tray) {
+		t.Errorf("upgraded: reader die side %g (want 0), dice side %g, tray %v", got.Reader.DieSidePx, got.Dice.SidePx, got.Reader.Tray)
+	}
+	if len(got.Upgraded) != 1 || !strings.Contains(got.Upgraded[0], "the reader estimates the size from each frame") {
+		t.Errorf("upgrade not explained: %q", got.Upgraded)
+	}
+	if cur, err := Parse(mustJSON(t, sampleProfile())); err != nil || cur.Reader.DieSidePx != 34.5 || cur.Upgraded != nil {
+		t.Errorf("a current profile changed on loading: %v %g %q", err, cur.Reader.DieSidePx, cur.Upgraded)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func TestProfileErrors(t *testing.T) {
 	valid, err := json.MarshalIndent(sampleProfile(), "", "  ")
 	if err != nil {
@@ -84,7 +118,7 @@ func TestProfileErrors(t *testing.T) {
 		want       []string
 	}{
 		{"newer", edit(func(m map[string]any) { m["version"] = Version + 2 }),
-			[]string{"calibration profile version 3 is newer than this cantstop understands (1): upgrade cantstop or run `cantstop calibrate` again"}},
+			[]string{"calibration profile version 4 is newer than this cantstop understands (2): upgrade cantstop or run `cantstop calibrate` again"}},
 		{"no version", edit(func(m map[string]any) { delete(m, "version") }), []string{`no "version" field`}},
 		{"version zero", edit(func(m map[string]any) { m["version"] = 0 }), []string{"version 0 is not valid"}},
 		{"truncated", string(valid[:len(valid)/2]), []string{"not valid JSON at line", "unexpected end"}},

@@ -50,8 +50,10 @@ const minDieShare = 0.02
 // foreground when its colour or its local gradient stands out from the border's own noise, and
 // touching dice are split with the die size estimated from the isolated ones.
 //
-// It returns one to three hypotheses of the die's size, each holding one entry per blob, each a
-// list of alternative readings of that blob as dice.
+// It returns one to four hypotheses of the die's size, each holding one entry per blob, each a
+// list of alternative readings of that blob as dice. A size given (ReaderOpts.DieSidePx)
+// comes first, and the sizes the blobs vote for after it where they differ: the readings
+// decide (Read), so a die size set for a camera moved since is not the only one tried.
 func (r *Reader) findDice(sg segmentation) [][][][]cand {
 	fg, scale := sg.fg, sg.scale
 	dim := float64(max(fg.w, fg.h))
@@ -60,9 +62,7 @@ func (r *Reader) findDice(sg segmentation) [][][][]cand {
 	cut := func(side float64) [][][]cand {
 		return cutBlobs(fg, blobs, side, scale, func(b blob) []blob { return peel(fg, sg.shade, b, minPx) })
 	}
-	if side := r.o.DieSidePx * scale; side > 0 {
-		return [][][][]cand{cut(side)}
-	}
+	cal := r.o.DieSidePx * scale // given, in fg's pixels
 	// Die size: the median core of the compact blobs, weighted by area (see votes and vote).
 	// Clutter cut by the picture's edge (a laptop's corner, a cable) does not show its size
 	// and can outvote the dice, but on a pale desk it is sometimes the dice that are cut into
@@ -80,11 +80,16 @@ func (r *Reader) findDice(sg segmentation) [][][][]cand {
 		}
 	}
 	side := median(all)
-	if side <= 0 {
+	var out [][][][]cand
+	var sizes []float64
+	switch {
+	case cal > 0:
+		out, sizes = append(out, cut(cal)), append(sizes, cal)
+	case side <= 0:
 		return nil
+	default:
+		out, sizes = append(out, cut(side)), append(sizes, side)
 	}
-	out := [][][][]cand{cut(side)}
-	sizes := []float64{side}
 	// A size voted by a few blobs is a die's only when the dice could be read at it: under
 	// minDieShare of the picture it is a speck's (a lone speck voting once made the dice of
 	// IMG_20191208_112517, cut below them, too big to be dice at all, and the speck a 1).
@@ -99,6 +104,9 @@ func (r *Reader) findDice(sg segmentation) [][][][]cand {
 		}
 		sizes = append(sizes, s)
 		out = append(out, cut(s))
+	}
+	if cal > 0 {
+		try(side)
 	}
 	try(median(whole))
 	// Dice huddled together make one blob, compact enough to vote, that outweighs the lone

@@ -18,7 +18,10 @@ type ReaderOpts struct {
 	Expect int `json:"expect"`
 	// Tray limits the search to this rectangle of the frame (frame pixels); empty = whole frame.
 	Tray image.Rectangle `json:"tray"`
-	// DieSidePx is the side of a die's top face in frame pixels; 0 = estimate from the frame.
+	// DieSidePx is the dice's size as the reader measures it (Reading.SidePx of a frame of this
+	// rig), not the side of their top face; 0 = estimate it from each frame, which reads more
+	// photos (calibration leaves it 0). A size given is tried first and the frame's own
+	// estimates after it where they differ, so a camera moved since is not read at it alone.
 	DieSidePx float64 `json:"die_side_px"`
 	// BackgroundLab is the empty tray's colour in OpenCV 8-bit Lab; nil = model it from the frame border.
 	BackgroundLab []float64 `json:"background_lab,omitempty"`
@@ -191,6 +194,15 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return a.X < b.X
 	})
 	r.judge(&rd)
+	if rd.SidePx = dieSide(rd.Dice); rd.SidePx == 0 {
+		// Every die was proposed from pips, with no size of its own: the size the blobs
+		// were cut at.
+		for _, h := range append([][][][]cand{won}, hyps...) {
+			if rd.SidePx = hypSide(h); rd.SidePx > 0 {
+				break
+			}
+		}
+	}
 	if rd.Status != StatusRead || len(rd.Dice) == 0 {
 		if share, over := Overexposed(shot); over {
 			if rd.Why != "" {
@@ -259,6 +271,19 @@ func (r *Reader) finish(img gocv.Mat, off image.Point, dice []Die, won [][][]can
 	r.netConfirm(img, dice)
 	r.netDoubt(img, dice)
 	return dice
+}
+
+// hypSide is the die side, in the picture's pixels, at which hypothesis h cut the blobs
+// (0 for none).
+func hypSide(h [][][]cand) float64 {
+	for _, alts := range h {
+		for _, ds := range alts {
+			for _, c := range ds {
+				return c.die
+			}
+		}
+	}
+	return 0
 }
 
 // blobDice is ds without the rows of touching dice refused whole (Die.row): the sizes are

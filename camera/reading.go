@@ -92,6 +92,12 @@ type Reading struct {
 	// Why says what was wrong for a status other than StatusRead; for a reading of no dice
 	// at all, why none may have been seen (an overexposed picture).
 	Why string `json:"why,omitempty"`
+	// SidePx is the dice's size the reading was made at, in frame pixels, as the reader
+	// measures it (ReaderOpts.DieSidePx takes the same measure): a die's blob, most of its
+	// shadow left out, about 1.45 times the narrower side of a box drawn round the die
+	// (the testdata photos' median), far more where touching dice make one blob. 0 when no
+	// blob looked enough like a die to say.
+	SidePx float64 `json:"side_px,omitempty"`
 }
 
 // Values returns the values of the dice that were read, sorted; unreadable dice are left out.

@@ -17,9 +17,6 @@ import (
 // the shadowed size), so its reading is taken only where it completes the first: see
 // completes. It returns nil when there is none to take.
 func (r *Reader) shadowless(img gocv.Mat, off image.Point, sg segmentation, dice []Die, read map[cand]face) []Die {
-	if r.o.DieSidePx > 0 {
-		return nil // a calibrated size is the dice's own
-	}
 	dim := float64(max(sg.fg.w, sg.fg.h))
 	var fg []int
 	for i, b := range sg.fg.b {

@@ -137,6 +137,9 @@ func printProfile(w io.Writer, path string, p calibration.Profile) {
 	fmt.Fprintf(w, "tray: %v in a %dx%d frame (%.0f%% of the view)\n", p.Tray.Box, p.Tray.Frame.X, p.Tray.Frame.Y, 100*p.Tray.Share)
 	fmt.Fprintf(w, "dice: %d, %.1f px wide, pips %.1f px; contrast face/tray %.0f, pip/face %.0f; calibration roll %v\n",
 		p.Dice.Count, p.Dice.SidePx, p.Dice.PipPx, p.Dice.FaceContrast, p.Dice.PipContrast, p.Dice.Values)
+	for _, u := range p.Upgraded {
+		fmt.Fprintf(w, "upgraded: %s\n", u)
+	}
 }
 
 // defaultCamera picks the Pi camera when rpicam-vid is installed.

@@ -121,7 +121,7 @@ func TestCalibrateCommand(t *testing.T) {
 	}
 
 	out, err = calibrateCLI(t, "", "calibrate", "show")
-	if err != nil || !strings.Contains(out, "version 1") || !strings.Contains(out, "dice: 4,") {
+	if err != nil || !strings.Contains(out, "version 2") || !strings.Contains(out, "dice: 4,") {
 		t.Errorf("calibrate show: %v\n%s", err, out)
 	}
 
@@ -166,5 +166,19 @@ func TestCalibrateCommandErrors(t *testing.T) {
 	_, err := calibrateCLI(t, "\n", "calibrate", "--camera", "file:"+dir, "--frames", "1")
 	if err == nil || !strings.Contains(err.Error(), "the input ended") {
 		t.Errorf("closed input: %v", err)
+	}
+}
+
+// A version 1 profile still loads: `calibrate show` says its die size was dropped.
+func TestCalibrateShowUpgraded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calibration.json")
+	os.WriteFile(path, []byte(`{"version": 1,
+  "tray": {"frame": {"X": 640, "Y": 480}, "outline": [{"X": 40, "Y": 30}, {"X": 600, "Y": 30}, {"X": 600, "Y": 450}],
+           "box": {"Min": {"X": 40, "Y": 30}, "Max": {"X": 600, "Y": 450}}},
+  "dice": {"count": 4, "side_px": 36, "pip_px": 7},
+  "reader": {"expect": 4, "die_side_px": 36}}`), 0o644)
+	out, err := calibrateCLI(t, "", "calibrate", "show", "--profile", path)
+	if err != nil || !strings.Contains(out, "version 1") || !strings.Contains(out, "upgraded: version 1 held the dice's size") {
+		t.Errorf("calibrate show of a version 1 profile: %v\n%s", err, out)
 	}
 }

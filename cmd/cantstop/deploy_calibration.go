@@ -7,6 +7,7 @@ import (
 	"image"
 	"io/fs"
 	"log/slog"
+	"strings"
 
 	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
@@ -41,6 +42,9 @@ func openCalibrated(ctx context.Context, c config.Config, configPath string, log
 		log.Info("no calibration profile: the dice reader runs uncalibrated", "path", c.CalibrationPath(configPath))
 	default:
 		controls = p.Controls
+		for _, u := range p.Upgraded {
+			log.Info("calibration profile upgraded: "+u, "path", c.CalibrationPath(configPath))
+		}
 		if problem, fix := p.Dice.Small(); problem != "" {
 			log.Warn("calibration: "+problem, "fix", fix)
 		}
@@ -86,6 +90,9 @@ func checkCalibration(path string) (string, error) {
 		p.Created.Format("2006-01-02"), p.Camera, p.Tray.Frame.X, p.Tray.Frame.Y)
 	if problem, fix := p.Dice.Small(); problem != "" {
 		return d, doctor.Warning(path+": "+problem, fix)
+	}
+	if len(p.Upgraded) > 0 {
+		d += "; upgraded: " + strings.Join(p.Upgraded, "; ")
 	}
 	return d, nil
 }
