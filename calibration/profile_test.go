@@ -73,11 +73,7 @@ func TestProfileRoundTrip(t *testing.T) {
 func TestProfileUpgrade(t *testing.T) {
 	p := sampleProfile()
 	p.Version = 1
-	data, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Parse(data)
+	got, err := Parse(mustJSON(t, p))
 	if err != nil {
 		t.Fatal(err)
 	}
