@@ -20,7 +20,7 @@ vet:
 test: vet
 	$(GO) test -count=1 ./...
 	# Reading every photo (and every source, and a calibration) leaves no OpenCV Mat alive.
-	$(GO) test -count=1 -tags matprofile -run 'LeaveNoMat|LeavesNoMat' ./camera/ ./calibration/
+	$(GO) test -count=1 -tags matprofile -run 'LeaveNoMat|LeavesNoMat' ./camera/ ./dice/ ./dicebench/ ./calibration/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/
@@ -63,3 +63,18 @@ deb:
 # systemd-analyze verify and security --offline (exposure <= 3.0) of the unit.
 verify-unit: build
 	./systemd/verify.sh $(BIN)
+
+# --- Fuzzing: each decoder of outside bytes for FUZZTIME (default 10s) each.
+.PHONY: fuzz
+
+fuzz:
+	./scripts/fuzz.sh
+
+# --- The dice networks (dice/model): about 75 min on 2 cores. Needs Debian's python3-torch,
+# python3-opencv and python3-onnx, and the shared photo sets beside this clone.
+.PHONY: train
+train:
+	$(GO) run ./scripts/simframes -n 800 .cache/simframes
+	/usr/bin/python3 scripts/dicenet/train.py --shared ../shared/dice-photos --extra .cache/simframes \
+		--out dice/model --work .cache/dicenet
+	/usr/bin/python3 scripts/dicenet/parity.py

@@ -12,25 +12,25 @@ import (
 	"time"
 
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
 	"gocv.io/x/gocv"
 )
 
 // Options configures Run. Zero values take the defaults given.
 type Options struct {
-	Dice     int               // dice in play; default 4 (Can't Stop)
-	Camera   string            // source name, recorded in the profile
-	Controls camera.Controls   // camera controls in use, recorded in the profile
-	Reader   camera.ReaderOpts // options to start from; default camera.DefaultReaderOpts()
-	Frames   int               // frames read per look, the last one kept (a live camera catches up); default 3
-	Attempts int               // tries at each step before giving up; default 3
-	Now      func() time.Time  // default time.Now
+	Dice     int              // dice in play; default 4 (Can't Stop)
+	Camera   string           // source name, recorded in the profile
+	Controls camera.Controls  // camera controls in use, recorded in the profile
+	Reader   dice.Opts        // options to start from (Model: other networks); Expect and Tray are calibrated
+	Frames   int              // frames read per look, the last one kept (a live camera catches up); default 3
+	Attempts int              // tries at each step before giving up; default 3
+	Now      func() time.Time // default time.Now
 }
 
 func (o Options) withDefaults() Options {
 	if o.Dice <= 0 {
 		o.Dice = 4
 	}
-	o.Reader = camera.NewReader(o.Reader).Opts() // zero fields take the reader's defaults
 	if o.Frames <= 0 {
 		o.Frames = 3
 	}
@@ -46,11 +46,11 @@ func (o Options) withDefaults() Options {
 // Result is what a calibration produced.
 type Result struct {
 	Profile  Profile
-	Reading  camera.Reading // the roll as the profile's reader options read it
-	Looks    []DieLook      // each measured die
-	Picture  gocv.Mat       // the roll with tray outline, dice, pips and values drawn; the caller closes it
-	Verified bool           // the profile's options read the confirmed values
-	Notes    []string       // what was adjusted, and why
+	Reading  dice.Reading // the roll as the profile's reader options read it
+	Looks    []DieLook    // each measured die
+	Picture  gocv.Mat     // the roll with tray outline, dice and values drawn; the caller closes it
+	Verified bool         // the profile's options read the confirmed values
+	Notes    []string     // what was adjusted, and why
 }
 
 // ErrCancelled is returned when the person calibrating stops.
@@ -105,9 +105,17 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 
 	// 2. A roll.
 	p.Say(fmt.Sprintf("Step 2 of 3: roll the %d dice.", o.Dice))
-	first := tryOpts(o.Reader, tray, o.Dice, 0)
+	cands, err := tryOpts(o.Reader, tray, o.Dice)
+	if err != nil {
+		return fail(err)
+	}
+	defer func() {
+		for _, c := range cands {
+			c.r.Close()
+		}
+	}()
 	var frame gocv.Mat
-	var rd camera.Reading
+	var rd dice.Reading
 	err = retry(ctx, p, o.Attempts, fmt.Sprintf("Roll the %d dice into the tray; press Enter when they have stopped", o.Dice), func() error {
 		f, err := look(ctx, src, o.Frames)
 		if err != nil {
@@ -115,8 +123,8 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		}
 		frame.Close()
 		frame = f
-		rd = bestReading(frame, first[0].opts, first[len(first)-1].opts)
-		if rd.Status != camera.StatusRead {
+		rd = bestReading(frame, cands[0].r, cands[len(cands)-1].r)
+		if rd.Status != dice.StatusRead {
 			return fmt.Errorf("the roll was not read (%s: %s)", rd.Status, rd.Why)
 		}
 		return nil
@@ -131,40 +139,32 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 
 	// 3. Measure, confirm, correct.
 	p.Say("Step 3 of 3: check what was read.")
-	dice, looks, err := Measure(frame, rd, tray)
+	dd, looks, err := Measure(image.Pt(frame.Cols(), frame.Rows()), rd)
 	if err != nil {
 		return fail(fmt.Errorf("%w: roll again with the dice flat and apart", err))
 	}
-	dice.Count = o.Dice
+	dd.Count = o.Dice
 	res.Looks = looks
-	p.Say(fmt.Sprintf("Dice %s, about %.0f pixels wide, pips %.0f pixels, pips %s on faces %s (contrast: faces/tray %.0f, pips/faces %.0f).",
-		join(rd.Values()), dice.SidePx, dice.PipPx, describeLab(dice.PipLab), describeLab(dice.FaceLab), dice.FaceContrast, dice.PipContrast))
-	if dice.Values, err = askValues(ctx, p, o.Dice, rd.Values()); err != nil {
+	p.Say(fmt.Sprintf("Dice %s, about %.0f pixels wide.", join(rd.Values()), dd.SidePx))
+	if dd.Values, err = askValues(ctx, p, o.Dice, rd.Values()); err != nil {
 		return fail(err)
 	}
-	if dice.SidePx, err = askNumber(ctx, p, "Die width in pixels", dice.SidePx, 4, float64(max(frame.Cols(), frame.Rows()))/2); err != nil {
-		return fail(err)
-	}
-	if dice.PipPx, err = askNumber(ctx, p, "Pip diameter in pixels", dice.PipPx, 1, dice.SidePx/2); err != nil {
+	if dd.SidePx, err = askNumber(ctx, p, "Die width in pixels", dd.SidePx, 4, float64(max(frame.Cols(), frame.Rows()))/2); err != nil {
 		return fail(err)
 	}
 
-	if problem, fix := dice.Small(); problem != "" {
+	if problem, fix := dd.Small(); problem != "" {
 		msg := problem + ": " + fix
 		res.Notes = append(res.Notes, msg)
 		p.Say("Warning: " + msg + ".")
 	}
 
 	// The reader options these values give, checked on the roll: if they do
-	// not read the confirmed values, fall back step by step to fewer changes.
-	// A low-contrast rig (red pips on black) lowers the reader's threshold; a
-	// high-contrast one keeps the default, which guards against shadows.
-	contrast := math.Min(o.Reader.MinContrast, math.Max(6, math.Round(0.5*math.Min(dice.FaceContrast, dice.PipContrast))))
-	cands := tryOpts(o.Reader, tray, o.Dice, contrast)
+	// not read the confirmed values, fall back to the whole frame.
 	chosen := -1
 	for i, c := range cands {
-		r := readOnce(c.opts, frame)
-		if r.Status == camera.StatusRead && slices.Equal(r.Values(), dice.Values) {
+		r := c.r.Read(frame)
+		if r.Status == dice.StatusRead && slices.Equal(r.Values(), dd.Values) {
 			chosen, rd = i, r
 			break
 		}
@@ -172,9 +172,9 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	res.Verified = chosen >= 0
 	if chosen < 0 {
 		chosen = 0
-		rd = readOnce(cands[0].opts, frame)
+		rd = cands[0].r.Read(frame)
 		msg := fmt.Sprintf("even calibrated, the reader reads this roll as %s (%s), not %s: improve the light (even, no glare), focus, or the camera's height, and look at the picture",
-			join(rd.Values()), rd.Status, join(dice.Values))
+			join(rd.Values()), rd.Status, join(dd.Values))
 		res.Notes = append(res.Notes, msg)
 		p.Say("Warning: " + msg + ".")
 		ans, err := p.Ask(ctx, "Keep this calibration anyway? (y/N)", "n")
@@ -195,8 +195,8 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		Camera:   o.Camera,
 		Controls: o.Controls,
 		Tray:     tray,
-		Dice:     dice,
-		Reader:   cands[chosen].opts,
+		Dice:     dd,
+		Reader:   cands[chosen].r.Opts(),
 	}
 	if err := res.Profile.Validate(); err != nil {
 		return fail(fmt.Errorf("calibration gave an unusable profile: %w", err))
@@ -207,35 +207,36 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 }
 
 type candidate struct {
-	opts camera.ReaderOpts
+	r    *dice.Reader
 	note string // why this one was chosen over the ones before it
 }
 
-// tryOpts lists reader options from the most calibrated to the least: contrast (0 = leave
-// to the reader), tray limits and background colour, then the reader's own estimates one by
-// one. The dice's size is left to the reader (DieSidePx 0): it estimates it from each frame,
-// and a size fixed from the calibration roll, even in the reader's own measure, read fewer
-// of the shared photos (BENCHMARKS-dice.md, "Calibration leaves the dice's size to the
-// reader"). The size measured is kept in the profile's Dice, for the small-dice warning.
-func tryOpts(base camera.ReaderOpts, tray Tray, dice int, contrast float64) []candidate {
+// tryOpts makes the readers to try, from the most calibrated to the least: the dice count
+// and the tray's box, then the count alone over the whole frame. The caller closes them.
+func tryOpts(base dice.Opts, tray Tray, n int) ([]candidate, error) {
 	bare := base
-	bare.Expect = dice
-	bare.DieSidePx = 0
+	bare.Expect = n
+	bare.Tray = image.Rectangle{}
 	inTray := bare
 	inTray.Tray = trayRect(tray)
-	withBg := inTray
-	withBg.BackgroundLab = []float64{tray.Lab[0], tray.Lab[1], tray.Lab[2]}
-	full := withBg
-	if contrast > 0 {
-		full.MinContrast = contrast
-	}
-	const misread = "with the measured %s the reader misread the roll, so it keeps its own"
-	return []candidate{
-		{full, ""},
-		{withBg, fmt.Sprintf(misread, "contrast threshold")},
-		{inTray, fmt.Sprintf(misread, "tray colour")},
+	var out []candidate
+	for _, c := range []struct {
+		o    dice.Opts
+		note string
+	}{
+		{inTray, ""},
 		{bare, "with the tray limits the reader misread the roll, so it searches the whole frame"},
+	} {
+		r, err := dice.NewReader(c.o)
+		if err != nil {
+			for _, o := range out {
+				o.r.Close()
+			}
+			return nil, err
+		}
+		out = append(out, candidate{r, c.note})
 	}
+	return out, nil
 }
 
 // trayRect is the tray's box grown by 1% each way.
@@ -244,22 +245,15 @@ func trayRect(t Tray) image.Rectangle {
 	return t.Box.Inset(-g).Intersect(image.Rectangle{Max: t.Frame})
 }
 
-// readOnce reads frame with a reader of options o, freed right after.
-func readOnce(o camera.ReaderOpts, frame gocv.Mat) camera.Reading {
-	r := camera.NewReader(o)
-	defer r.Close()
-	return r.Read(frame)
-}
-
-// bestReading reads with the calibrated options and the reader's own, and
-// keeps the better: read over not read, then more dice with values.
-func bestReading(frame gocv.Mat, calibrated, plain camera.ReaderOpts) camera.Reading {
-	a := readOnce(calibrated, frame)
-	if a.Status == camera.StatusRead {
+// bestReading reads with the calibrated reader and the plain one, and keeps
+// the better: read over not read, then more dice with values.
+func bestReading(frame gocv.Mat, calibrated, plain *dice.Reader) dice.Reading {
+	a := calibrated.Read(frame)
+	if a.Status == dice.StatusRead {
 		return a
 	}
-	b := readOnce(plain, frame)
-	if b.Status == camera.StatusRead || len(b.Values()) > len(a.Values()) {
+	b := plain.Read(frame)
+	if b.Status == dice.StatusRead || len(b.Values()) > len(a.Values()) {
 		return b
 	}
 	return a

@@ -1,13 +1,24 @@
-// Package calibration fits the dice reader to one rig: a guided procedure
-// (Run) looks at the empty tray, then at a roll of the game's dice, measures
-// the tray, the dice and their pips, asks the person to confirm or correct
-// what it read, checks that the resulting reader options read that roll, and
-// returns a versioned Profile to save in the configuration directory, with a
-// picture of what it saw.
+// Package calibration fits the dice reader to one rig: the camera, its tray and the game's
+// dice. It runs the guided procedure behind `cantstop calibrate` and saves and loads the
+// versioned Profile (format Version 3) that `cantstop run` reads the dice with.
 //
-// The reader works without a profile; with one it searches only the tray and
-// knows the tray's colour and the contrast to expect (the dice's size it
-// estimates from each frame, which reads more photos than a fixed one). A
-// profile from a newer cantstop, or a damaged one, is refused with an error
-// that says how to fix it.
+//	res, err := calibration.Run(ctx, src, calibration.NewTerminal(os.Stdin, os.Stdout),
+//		calibration.Options{Dice: 4, Camera: "v4l2:/dev/video0"})
+//	if err != nil { ... }
+//	defer res.Close()
+//	err = res.Profile.Save(path)                 // path: DefaultPath() unless told
+//	p, err := calibration.Load(path)             // later, at start
+//	r, err := dice.NewReader(p.ReaderOpts(frameSize))
+//
+// Run looks at the empty tray, then at a roll of the game's dice, measures the tray and the
+// dice's size (from the reader's boxes), asks the person to confirm or correct the tray, the
+// values and the die width, checks that the resulting reader options (package dice: the dice
+// count Expect and the tray's box Tray) read that roll, and returns the Profile with a picture
+// of what it saw. It warns when the empty tray is overexposed and when dice are under MinSidePx
+// wide.
+//
+// The reader works without a profile; with one it keeps only the dice whose centre lies in the
+// tray. A profile from a newer cantstop, or a damaged one, is refused with an error that says
+// how to fix it; one from an older cantstop (versions 1 and 2 held the old pip reader's
+// settings) loads with those settings dropped, saying which (Profile.Upgraded).
 package calibration

@@ -16,11 +16,11 @@ func ExampleLoad() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "calibration.json")
 	os.WriteFile(path, []byte(`{
-  "version": 2,
+  "version": 3,
   "tray": {"frame": {"X": 640, "Y": 480}, "outline": [{"X": 40, "Y": 30}, {"X": 600, "Y": 30}, {"X": 600, "Y": 450}],
            "box": {"Min": {"X": 40, "Y": 30}, "Max": {"X": 600, "Y": 450}}},
-  "dice": {"count": 4, "side_px": 36, "pip_px": 7},
-  "reader": {"expect": 4, "tray": {"Min": {"X": 40, "Y": 30}, "Max": {"X": 600, "Y": 450}}, "die_side_px": 36}
+  "dice": {"count": 4, "side_px": 36},
+  "reader": {"expect": 4, "tray": {"Min": {"X": 40, "Y": 30}, "Max": {"X": 600, "Y": 450}}}
 }`), 0o644)
 	p, err := calibration.Load(path)
 	if err != nil {
@@ -28,12 +28,12 @@ func ExampleLoad() {
 		return
 	}
 	o := p.ReaderOpts(image.Pt(1280, 960))
-	fmt.Println(o.Expect, o.Tray, o.DieSidePx)
+	fmt.Println(o.Expect, o.Tray)
 
 	os.WriteFile(path, []byte(`{"version": 7}`), 0o644)
 	_, err = calibration.Load(path)
 	fmt.Println(err != nil)
 	// Output:
-	// 4 (80,60)-(1200,900) 72
+	// 4 (80,60)-(1200,900)
 	// true
 }

@@ -8,15 +8,15 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
 	"gocv.io/x/gocv"
 )
 
 // Picture draws what calibration saw on a copy of the frame: the tray
-// outline (blue), and each die's box, pips and value (camera.Annotate). The
+// outline (blue), and each die's box and value (dice.Annotate). The
 // caller closes the result.
-func Picture(frame gocv.Mat, tray Tray, rd camera.Reading) gocv.Mat {
-	out := camera.Annotate(frame, rd)
+func Picture(frame gocv.Mat, tray Tray, rd dice.Reading) gocv.Mat {
+	out := dice.Annotate(frame, rd)
 	if out.Empty() || len(tray.Outline) < 3 {
 		return out
 	}

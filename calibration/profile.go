@@ -15,39 +15,38 @@ import (
 	"time"
 
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
 )
 
 // Version is the profile format this code writes and the newest it reads.
 // Raise it when a field changes meaning; Parse upgrades older profiles.
 //
-// 2: reader.die_side_px is in the reader's own measure (camera.Reading.SidePx), and
-// calibration leaves it 0. Version 1 held the top face's side there, about 0.75 of the
-// reader's measure, at which the reader cut the dice too small: Parse drops it.
-const Version = 2
+// 3: the reader is the learned one (package dice): its options are the dice count and the
+// tray (dice.Opts), and the dice are measured from its boxes, with no pips. Versions 1 and 2
+// held the pip reader's settings (reader.die_side_px, background_lab, min_contrast, ...) and
+// the pips' size and colours (dice.pip_px, pip_lab, ...): Parse drops them (obsoleteFields).
+// 2: reader.die_side_px was in the pip reader's own measure; version 1 held the top face's
+// side there.
+const Version = 3
 
 // Profile is what calibration learned about one rig: camera, tray, dice.
 type Profile struct {
-	Version  int               `json:"version"`
-	Created  time.Time         `json:"created"`
-	Camera   string            `json:"camera,omitempty"` // source it was made with, e.g. "v4l2:/dev/video0"
-	Controls camera.Controls   `json:"controls"`
-	Tray     Tray              `json:"tray"`
-	Dice     Dice              `json:"dice"`
-	Reader   camera.ReaderOpts `json:"reader"` // the reader options the values above give
+	Version  int             `json:"version"`
+	Created  time.Time       `json:"created"`
+	Camera   string          `json:"camera,omitempty"` // source it was made with, e.g. "v4l2:/dev/video0"
+	Controls camera.Controls `json:"controls"`
+	Tray     Tray            `json:"tray"`
+	Dice     Dice            `json:"dice"`
+	Reader   dice.Opts       `json:"reader"` // the reader options the values above give
 	// Upgraded says what Parse changed in a profile of an older version (not saved).
 	Upgraded []string `json:"-"`
 }
 
 // Dice is what the calibration roll showed about the game's dice.
 type Dice struct {
-	Count        int        `json:"count"`         // dice in play (4 in Can't Stop)
-	Values       []int      `json:"values"`        // the calibration roll, as confirmed by the user
-	SidePx       float64    `json:"side_px"`       // side of a die's top face, pixels
-	PipPx        float64    `json:"pip_px"`        // pip diameter, pixels
-	FaceLab      [3]float64 `json:"face_lab"`      // median face colour, OpenCV 8-bit Lab
-	PipLab       [3]float64 `json:"pip_lab"`       // median pip colour
-	FaceContrast float64    `json:"face_contrast"` // least Lab distance of a face from the tray
-	PipContrast  float64    `json:"pip_contrast"`  // least Lab distance of pips from their face
+	Count  int     `json:"count"`   // dice in play (4 in Can't Stop)
+	Values []int   `json:"values"`  // the calibration roll, as confirmed by the user
+	SidePx float64 `json:"side_px"` // a die's side, pixels: the median side of the reader's boxes
 }
 
 // Validate reports missing or impossible values, naming each field.
@@ -74,9 +73,6 @@ func (p Profile) Validate() error {
 	if !(p.Dice.SidePx > 0) {
 		bad("dice.side_px", "missing or not positive")
 	}
-	if !(p.Dice.PipPx > 0) || p.Dice.PipPx >= p.Dice.SidePx {
-		bad("dice.pip_px", "%g: want a positive diameter smaller than the die", p.Dice.PipPx)
-	}
 	if err := p.Controls.Validate(); err != nil {
 		bad("controls", "%v", err)
 	}
@@ -84,8 +80,8 @@ func (p Profile) Validate() error {
 }
 
 // ReaderOpts returns the reader options for frames of the given size,
-// scaling the tray and die size if the camera now gives another resolution.
-func (p Profile) ReaderOpts(frame image.Point) camera.ReaderOpts {
+// scaling the tray if the camera now gives another resolution.
+func (p Profile) ReaderOpts(frame image.Point) dice.Opts {
 	o := p.Reader
 	if frame == p.Tray.Frame || p.Tray.Frame.X <= 0 || frame.X <= 0 {
 		return o
@@ -94,7 +90,6 @@ func (p Profile) ReaderOpts(frame image.Point) camera.ReaderOpts {
 	sy := float64(frame.Y) / float64(p.Tray.Frame.Y)
 	sc := func(v int, s float64) int { return int(math.Round(float64(v) * s)) }
 	o.Tray = image.Rect(sc(o.Tray.Min.X, sx), sc(o.Tray.Min.Y, sy), sc(o.Tray.Max.X, sx), sc(o.Tray.Max.Y, sy))
-	o.DieSidePx *= math.Sqrt(sx * sy)
 	return o
 }
 
@@ -175,14 +170,44 @@ func Parse(data []byte) (Profile, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Profile{}, jsonError(data, err)
 	}
-	if p.Version < 2 && p.Reader.DieSidePx > 0 {
-		p.Reader.DieSidePx = 0
-		p.Upgraded = append(p.Upgraded, fmt.Sprintf("version %d held the dice's size in other terms than the reader's: it is dropped, and the reader estimates the size from each frame (`cantstop calibrate` writes a version %d profile)", p.Version, Version))
+	if p.Version < 3 {
+		if old := obsoleteFields(data); len(old) > 0 {
+			p.Upgraded = append(p.Upgraded, fmt.Sprintf("version %d held settings of the old pip reader (%s): they are dropped, the dice count and the tray are kept (`cantstop calibrate` writes a version %d profile)", p.Version, strings.Join(old, ", "), Version))
+		}
 	}
 	if err := p.Validate(); err != nil {
 		return Profile{}, fmt.Errorf("%w; %s", err, recalibrate)
 	}
 	return p, nil
+}
+
+// obsoleteFields lists the fields of a profile of version 1 or 2 that version 3 dropped, as
+// "reader.min_contrast", in the order listed: what the old pip reader was tuned with
+// and what calibration measured of the pips.
+func obsoleteFields(data []byte) []string {
+	var old struct {
+		Reader map[string]json.RawMessage `json:"reader"`
+		Dice   map[string]json.RawMessage `json:"dice"`
+	}
+	if json.Unmarshal(data, &old) != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range []struct {
+		in     map[string]json.RawMessage
+		prefix string
+		names  []string
+	}{
+		{old.Reader, "reader.", []string{"die_side_px", "background_lab", "detect_max_dim", "face_side", "min_contrast", "max_layout_error", "min_confidence", "pips_only"}},
+		{old.Dice, "dice.", []string{"pip_px", "face_lab", "pip_lab", "face_contrast", "pip_contrast"}},
+	} {
+		for _, n := range f.names {
+			if _, ok := f.in[n]; ok {
+				out = append(out, f.prefix+n)
+			}
+		}
+	}
+	return out
 }
 
 // jsonError turns a decoding error's byte offset into a line and column.

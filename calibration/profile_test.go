@@ -14,14 +14,13 @@ import (
 	"time"
 
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
 )
 
-// sampleProfile is a complete profile as calibration would write it, but for the reader's die
-// size, which calibration leaves 0 and a person may set.
+// sampleProfile is a complete profile as calibration would write it.
 func sampleProfile() Profile {
 	lens := 0.0
-	r := camera.DefaultReaderOpts()
-	r.Expect, r.Tray, r.DieSidePx, r.BackgroundLab = 4, image.Rect(80, 138, 553, 513), 34.5, []float64{183, 128, 131}
+	r := dice.Opts{Expect: 4, Tray: image.Rect(80, 138, 553, 513)}
 	return Profile{
 		Version:  Version,
 		Created:  time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC),
@@ -29,8 +28,7 @@ func sampleProfile() Profile {
 		Controls: camera.Controls{Width: 640, Height: 640, ShutterUS: 8000, Gain: 1.5, AWBGains: [2]float64{1.6, 1.4}, LensPosition: &lens},
 		Tray: Tray{Frame: image.Pt(640, 640), Outline: []image.Point{{86, 506}, {96, 212}, {138, 152}, {532, 144}, {546, 504}},
 			Box: image.Rect(86, 144, 547, 507), Lab: [3]float64{183, 128, 131}, Spread: 5, Share: 0.39},
-		Dice: Dice{Count: 4, Values: []int{2, 4, 5, 6}, SidePx: 34.5, PipPx: 6.2, FaceLab: [3]float64{230, 128, 140},
-			PipLab: [3]float64{40, 130, 128}, FaceContrast: 41, PipContrast: 150},
+		Dice:   Dice{Count: 4, Values: []int{2, 4, 5, 6}, SidePx: 34.5},
 		Reader: r,
 	}
 }
@@ -55,7 +53,6 @@ func TestProfileRoundTrip(t *testing.T) {
 	}
 	// Saving again replaces the file whole and leaves no temporary files.
 	p.Dice.SidePx = 40
-	p.Reader.DieSidePx = 40
 	if err := p.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -68,23 +65,54 @@ func TestProfileRoundTrip(t *testing.T) {
 	}
 }
 
-// A version 1 profile held the top face's side as the reader's die size, at which the reader
-// cuts blobs too small: it loads with that size dropped (the reader estimates it) and says so.
+// Profiles of versions 1 and 2 held the pip reader's settings and the pips' measurements:
+// they load with those dropped, the tray and the dice count kept, and say which were dropped.
+// A current profile loads as it is, and says nothing.
 func TestProfileUpgrade(t *testing.T) {
-	p := sampleProfile()
-	p.Version = 1
-	got, err := Parse(mustJSON(t, p))
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		version int
+		extra   string // the old fields, in JSON
+		dropped []string
+	}{
+		{1, `"die_side_px": 26, "min_contrast": 18, "face_side": 48`, []string{"reader.die_side_px", "reader.face_side", "reader.min_contrast", "dice.pip_px", "dice.pip_contrast"}},
+		{2, `"die_side_px": 0, "background_lab": [183, 128, 131], "detect_max_dim": 640, "max_layout_error": 0.3, "min_confidence": 0.5, "pips_only": true`,
+			[]string{"reader.die_side_px", "reader.background_lab", "reader.detect_max_dim", "reader.max_layout_error", "reader.min_confidence", "reader.pips_only", "dice.pip_px"}},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(mustJSON(t, sampleProfile()), &m); err != nil {
+			t.Fatal(err)
+		}
+		m["version"] = c.version
+		var reader, dice map[string]any
+		json.Unmarshal([]byte("{"+c.extra+"}"), &reader)
+		json.Unmarshal([]byte(`{"pip_px": 6.2, "face_lab": [230, 128, 140], "pip_lab": [40, 130, 128], "face_contrast": 41, "pip_contrast": 150}`), &dice)
+		for k, v := range reader {
+			m["reader"].(map[string]any)[k] = v
+		}
+		for k, v := range dice {
+			m["dice"].(map[string]any)[k] = v
+		}
+		got, err := Parse(mustJSON(t, m))
+		if err != nil {
+			t.Fatalf("version %d: %v", c.version, err)
+		}
+		want := sampleProfile()
+		want.Version = c.version
+		if got.Reader != want.Reader || got.Dice.SidePx != want.Dice.SidePx || got.Dice.Count != 4 {
+			t.Errorf("version %d upgraded: reader %+v dice %+v, want reader %+v, dice side %g", c.version, got.Reader, got.Dice, want.Reader, want.Dice.SidePx)
+		}
+		if len(got.Upgraded) != 1 || !strings.Contains(got.Upgraded[0], "old pip reader") || !strings.Contains(got.Upgraded[0], "version 3 profile") {
+			t.Errorf("version %d: upgrade not explained: %q", c.version, got.Upgraded)
+			continue
+		}
+		for _, f := range c.dropped {
+			if !strings.Contains(got.Upgraded[0], f) {
+				t.Errorf("version %d: %q does not name the dropped %s", c.version, got.Upgraded[0], f)
+			}
+		}
 	}
-	if got.Reader.DieSidePx != 0 || got.Dice.SidePx != p.Dice.SidePx || !reflect.DeepEqual(got.Reader.Tray, p.Reader.Tray) {
-		t.Errorf("upgraded: reader die side %g (want 0), dice side %g, tray %v", got.Reader.DieSidePx, got.Dice.SidePx, got.Reader.Tray)
-	}
-	if len(got.Upgraded) != 1 || !strings.Contains(got.Upgraded[0], "the reader estimates the size from each frame") {
-		t.Errorf("upgrade not explained: %q", got.Upgraded)
-	}
-	if cur, err := Parse(mustJSON(t, sampleProfile())); err != nil || cur.Reader.DieSidePx != 34.5 || cur.Upgraded != nil {
-		t.Errorf("a current profile changed on loading: %v %g %q", err, cur.Reader.DieSidePx, cur.Upgraded)
+	if cur, err := Parse(mustJSON(t, sampleProfile())); err != nil || !reflect.DeepEqual(cur, sampleProfile()) || cur.Upgraded != nil {
+		t.Errorf("a current profile changed on loading: %v %+v %q", err, cur, cur.Upgraded)
 	}
 }
 
@@ -114,7 +142,7 @@ func TestProfileErrors(t *testing.T) {
 		want       []string
 	}{
 		{"newer", edit(func(m map[string]any) { m["version"] = Version + 2 }),
-			[]string{"calibration profile version 4 is newer than this cantstop understands (2): upgrade cantstop or run `cantstop calibrate` again"}},
+			[]string{"calibration profile version 5 is newer than this cantstop understands (3): upgrade cantstop or run `cantstop calibrate` again"}},
 		{"no version", edit(func(m map[string]any) { delete(m, "version") }), []string{`no "version" field`}},
 		{"version zero", edit(func(m map[string]any) { m["version"] = 0 }), []string{"version 0 is not valid"}},
 		{"truncated", string(valid[:len(valid)/2]), []string{"not valid JSON at line", "unexpected end"}},
@@ -123,7 +151,7 @@ func TestProfileErrors(t *testing.T) {
 		{"wrong type", strings.Replace(string(valid), `"count": 4`, `"count": "four"`, 1),
 			[]string{"line " + lineOf(string(valid), `"count": 4`) + ",", "field dice.count holds a string, want a int"}},
 		{"missing dice", edit(func(m map[string]any) { delete(m, "dice") }),
-			[]string{"field dice.count", "field dice.side_px", "field dice.pip_px", "run `cantstop calibrate` again"}},
+			[]string{"field dice.count", "field dice.side_px", "run `cantstop calibrate` again"}},
 		{"missing tray", edit(func(m map[string]any) { delete(m, "tray") }),
 			[]string{"field tray.frame", "field tray.outline", "field tray.box"}},
 		{"bad controls", edit(func(m map[string]any) { m["controls"].(map[string]any)["gain"] = -2 }),
@@ -181,7 +209,7 @@ func TestReaderOptsScale(t *testing.T) {
 		t.Errorf("same frame size changed the options: %+v", got)
 	}
 	got := p.ReaderOpts(image.Pt(1280, 1280))
-	if got.Tray != image.Rect(160, 276, 1106, 1026) || got.DieSidePx != 69 {
-		t.Errorf("at twice the size: tray %v, die %g", got.Tray, got.DieSidePx)
+	if got.Tray != image.Rect(160, 276, 1106, 1026) || got.Expect != 4 {
+		t.Errorf("at twice the size: tray %v, expect %d", got.Tray, got.Expect)
 	}
 }

@@ -23,25 +23,10 @@ func isImageFile(name string) bool {
 	return false
 }
 
-// readImage decodes one image file with a clear error for each way it fails.
-func readImage(path string) (gocv.Mat, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return gocv.Mat{}, err
-	}
-	if fi.IsDir() {
-		return gocv.Mat{}, fmt.Errorf("%s is a folder: use dir:%s", path, path)
-	}
-	if fi.Size() == 0 {
-		return gocv.Mat{}, fmt.Errorf("%s is empty (0 bytes)", path)
-	}
-	m := gocv.IMRead(path, gocv.IMReadColor)
-	if m.Empty() {
-		m.Close()
-		return gocv.Mat{}, fmt.Errorf("%s: not an image OpenCV can decode (use JPEG, PNG, BMP, WebP or TIFF)", path)
-	}
-	return m, nil
-}
+// readImage decodes one image file with a clear error for each way it fails;
+// its size is checked before decoding and large images come out at most
+// WorkingSide (LoadImage).
+func readImage(path string) (gocv.Mat, error) { return LoadImage(path) }
 
 // FileSource returns the same image on every call.
 type FileSource struct {
@@ -196,12 +181,12 @@ func (s *captureSource) Frame(ctx context.Context) (gocv.Mat, error) {
 	if s.first != nil {
 		m := *s.first
 		s.first = nil
-		return m, nil
+		return FitFrame(m, s.name)
 	}
 	m := gocv.NewMat()
 	if s.vc.Read(&m) && !m.Empty() {
 		s.frames++
-		return m, nil
+		return FitFrame(m, s.name)
 	}
 	if !s.loop || s.frames == 0 {
 		m.Close()
@@ -217,7 +202,7 @@ func (s *captureSource) Frame(ctx context.Context) (gocv.Mat, error) {
 	s.vc, s.frames = vc, 0
 	if s.vc.Read(&m) && !m.Empty() {
 		s.frames++
-		return m, nil
+		return FitFrame(m, s.name)
 	}
 	m.Close()
 	return gocv.Mat{}, io.EOF

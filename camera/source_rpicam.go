@@ -227,12 +227,11 @@ func (r *Rpicam) Frame(ctx context.Context) (gocv.Mat, error) {
 			data := r.latest
 			r.taken = r.seq
 			r.mu.Unlock()
-			m, err := gocv.IMDecode(data, gocv.IMReadColor)
-			if err == nil && !m.Empty() {
+			m, err := DecodeImage(data)
+			if err == nil {
 				return m, nil
 			}
-			m.Close()
-			r.log.Warn("rpicam-vid sent an image that does not decode; skipped", "bytes", len(data))
+			r.log.Warn("rpicam-vid sent an image that does not decode; skipped", "bytes", len(data), "err", err)
 			continue
 		}
 		arrived := r.arrived

@@ -13,11 +13,16 @@ import (
 // SOI/EOI inside an APP1 segment; in entropy-coded data FF is always followed
 // by 00 (stuffing), a restart marker, or a real marker. Bytes outside an image
 // and images cut short are dropped and counted, and reading resumes at the
-// next SOI.
+// next SOI. An image whose frame header (SOF) claims a size over the limits
+// of DecodeImage is dropped too, and counted in Oversize: OpenCV would abort
+// the process on it.
 type mjpegSplitter struct {
-	r       *bufio.Reader
-	max     int   // largest image accepted, bytes
-	Dropped int64 // bytes skipped while resynchronising
+	r        *bufio.Reader
+	max      int   // largest image accepted, bytes
+	Dropped  int64 // bytes skipped while resynchronising
+	Oversize int   // images dropped for the size their header claims
+	// LastOversize says why the last such image was dropped.
+	LastOversize error
 }
 
 // errResync means the stream is not a well-formed JPEG at this point.
@@ -129,6 +134,17 @@ func (s *mjpegSplitter) image() ([]byte, error) {
 		buf = append(buf, make([]byte, n-2)...)
 		if _, err = io.ReadFull(s.r, buf[start:]); err != nil {
 			return buf, err
+		}
+		if isSOF(m) {
+			w, h, serr := sofSize(buf[start:])
+			if serr == nil {
+				serr = ImageHeader{Format: "jpeg", Width: w, Height: h}.checkSize()
+			}
+			if serr != nil {
+				s.Oversize++
+				s.LastOversize = serr
+				return buf, fmt.Errorf("%w: %v", errResync, serr)
+			}
 		}
 		if m != 0xDA { // not start of scan
 			m, err = s.marker()

@@ -151,7 +151,8 @@ func (s *V4L2Source) Frame(ctx context.Context) (gocv.Mat, error) {
 		}
 		return gocv.Mat{}, fmt.Errorf("read %s: the camera gave no frame (unplugged, or another program took it?)", s.dev)
 	}
-	return m, nil
+	// A camera set to a size over WorkingSide gives frames scaled down to it.
+	return FitFrame(m, s.dev)
 }
 
 func (s *V4L2Source) Close() error {

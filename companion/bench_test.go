@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
 	"github.com/cantstop/cantstop/display"
 	"github.com/cantstop/cantstop/hw"
 )
@@ -81,9 +82,12 @@ func BenchmarkOKToChoices(b *testing.B) {
 	cur := 0
 	src := camera.NewImageSource(func(ctx context.Context) (image.Image, error) { return frames[cur].img, nil })
 	defer src.Close()
-	o := camera.DefaultReaderOpts()
-	o.Expect = 4
-	reader := NewCameraReader(src, camera.NewReader(o))
+	r, err := dice.NewReader(dice.Opts{Expect: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	reader := NewCameraReader(src, r)
 
 	screens := make(chan display.Screen, 16)
 	presses := make(chanButtons, 16)

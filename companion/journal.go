@@ -9,7 +9,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/engine"
 )
 
 // JournalFile is the name of the game in progress inside the state directory.
@@ -18,9 +25,20 @@ const JournalFile = "journal.jsonl"
 // ArchiveDir holds finished (or abandoned) games, one journal per game.
 const ArchiveDir = "games"
 
+// JournalVersion is the journal format this program writes, recorded as "v"
+// in the first line. Version 1 had no "v"; version 2 adds it and the range
+// checks of checkPayload. OpenJournal upgrades a version 1 journal in place and
+// refuses one newer than JournalVersion.
+const JournalVersion = 2
+
+// ErrJournalNewer is returned (wrapped) by OpenJournal for a journal written
+// by a newer cantstop, whose format this one does not know.
+var ErrJournalNewer = errors.New("journal written by a newer cantstop")
+
 // line is one journal line: the entry's JSON as written and its CRC-32
 // (IEEE) over exactly those bytes, so a torn or flipped line is detected.
 type line struct {
+	V   int             `json:"v,omitempty"` // format version: line 1 only
 	N   int             `json:"n"`
 	CRC uint32          `json:"crc"`
 	A   json.RawMessage `json:"a"`
@@ -31,7 +49,7 @@ type line struct {
 // on disk, so an acknowledged action survives a power cut.
 type Journal struct {
 	dir  string
-	f    *os.File
+	f    journalFile
 	n    int   // lines in the file
 	size int64 // bytes of those lines: a failed append is cut back to here
 	log  *slog.Logger
@@ -39,8 +57,18 @@ type Journal struct {
 	sync bool
 }
 
+// journalFile is what the journal does with its open file (an *os.File); the
+// crash-consistency test records the writes and fsyncs through it.
+type journalFile interface {
+	Write(b []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+	Name() string
+}
+
 // Recovery describes what OpenJournal had to repair; the zero value means the
-// journal was clean.
+// journal was clean (an upgrade from an older format is not damage).
 type Recovery struct {
 	Kept    int    // good lines kept
 	Dropped int    // bytes after the last good line
@@ -69,16 +97,41 @@ func OpenJournal(dir string, log *slog.Logger) (*Journal, [][]byte, Recovery, er
 	if err != nil && !created {
 		return nil, nil, Recovery{}, fmt.Errorf("read journal: %w", err)
 	}
-	entries, good, why := parseJournal(data)
+	jd, err := readJournal(data)
+	if err != nil {
+		return nil, nil, Recovery{}, fmt.Errorf("journal %s: %w", path, err)
+	}
+	entries, good := jd.entries, jd.good
 	var rec Recovery
-	if good < len(data) {
-		rec = Recovery{Kept: len(entries), Dropped: len(data) - good, Why: why}
-		rec.Copy, err = j.repair(path, data, good)
-		if err != nil {
+	// A good prefix in an older format gets the version in its first line; a
+	// damaged file is cut back to its good prefix, after a copy of it is kept.
+	upgrade := jd.version < JournalVersion && len(entries) > 0
+	if good < len(data) || upgrade {
+		content := data[:good]
+		if upgrade {
+			first, err := encodeLine(1, entries[0])
+			if err != nil {
+				return nil, nil, rec, fmt.Errorf("upgrade journal: %w", err)
+			}
+			content = append(first, data[jd.first:good]...)
+		}
+		if good < len(data) {
+			rec = Recovery{Kept: len(entries), Dropped: len(data) - good, Why: jd.why}
+			if rec.Copy, err = j.keepCopy(data); err != nil {
+				return nil, nil, rec, err
+			}
+		}
+		if err := j.replace(path, content); err != nil {
 			return nil, nil, rec, err
 		}
-		log.Warn("journal damaged: recovered to the last good action",
-			"kept", rec.Kept, "dropped_bytes", rec.Dropped, "why", why, "copy", rec.Copy)
+		if rec.Damaged() {
+			log.Warn("journal damaged: recovered to the last good action",
+				"kept", rec.Kept, "dropped_bytes", rec.Dropped, "why", rec.Why, "copy", rec.Copy)
+		}
+		if upgrade {
+			log.Info("journal upgraded", "from_version", jd.version, "to_version", JournalVersion, "actions", len(entries))
+		}
+		good = len(content)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
 	if err != nil {
@@ -94,48 +147,200 @@ func OpenJournal(dir string, log *slog.Logger) (*Journal, [][]byte, Recovery, er
 	return j, entries, rec, nil
 }
 
+// journalData is what readJournal finds in a journal file.
+type journalData struct {
+	entries [][]byte // payloads of the leading good lines
+	good    int      // bytes those lines cover
+	first   int      // bytes of line 1, if good
+	version int      // format version of line 1: 1 when it has none
+	why     string   // why the first bad line, if any, was refused
+}
+
 // parseJournal returns the payloads of the leading good lines, the byte length
 // they cover, and why the first bad line (if any) was refused.
 func parseJournal(data []byte) ([][]byte, int, string) {
-	var out [][]byte
+	jd, err := readJournal(data)
+	if err != nil {
+		return nil, 0, err.Error()
+	}
+	return jd.entries, jd.good, jd.why
+}
+
+// readJournal reads a journal file's good lines. Its only error is a version
+// newer than JournalVersion in line 1: the file is then left as it is.
+func readJournal(data []byte) (journalData, error) {
+	jd := journalData{version: JournalVersion}
 	off := 0
 	for off < len(data) {
+		n := len(jd.entries) + 1
 		nl := bytes.IndexByte(data[off:], '\n')
 		if nl < 0 {
-			return out, off, fmt.Sprintf("line %d is torn (no newline: a write cut short)", len(out)+1)
+			jd.why = fmt.Sprintf("line %d is torn (no newline: a write cut short)", n)
+			return jd, nil
 		}
 		var l line
 		if err := json.Unmarshal(data[off:off+nl], &l); err != nil {
-			return out, off, fmt.Sprintf("line %d is not JSON: %v", len(out)+1, err)
+			jd.why = fmt.Sprintf("line %d is not JSON: %v", n, err)
+			return jd, nil
 		}
-		if l.N != len(out)+1 {
-			return out, off, fmt.Sprintf("line %d has sequence number %d", len(out)+1, l.N)
+		if n == 1 {
+			switch {
+			case l.V > JournalVersion:
+				return jd, fmt.Errorf("%w: format version %d, but this cantstop reads versions 1 to %d: update cantstop, or move the file aside to start a new game",
+					ErrJournalNewer, l.V, JournalVersion)
+			case l.V == 0:
+				jd.version = 1 // before versions were written
+			case l.V < 2:
+				jd.why = fmt.Sprintf("line 1: format version %d is outside 2 to %d (version 1 wrote none)", l.V, JournalVersion)
+				return jd, nil
+			default:
+				jd.version = l.V
+			}
+		}
+		if l.N != n {
+			jd.why = fmt.Sprintf("line %d has sequence number %d", n, l.N)
+			return jd, nil
 		}
 		if crc32.ChecksumIEEE(l.A) != l.CRC {
-			return out, off, fmt.Sprintf("line %d fails its checksum", len(out)+1)
+			jd.why = fmt.Sprintf("line %d fails its checksum", n)
+			return jd, nil
 		}
-		out = append(out, []byte(l.A))
+		if err := checkPayload(l.A); err != nil {
+			jd.why = fmt.Sprintf("line %d: %v", n, err)
+			return jd, nil
+		}
+		jd.entries = append(jd.entries, []byte(l.A))
 		off += nl + 1
+		jd.good = off
+		if n == 1 {
+			jd.first = off
+		}
 	}
-	return out, off, ""
+	return jd, nil
 }
 
-// repair keeps a copy of the damaged file and atomically replaces the journal
-// with its good prefix.
-func (j *Journal) repair(path string, data []byte, good int) (string, error) {
+// encodeLine is journal line n for payload raw, with its newline.
+func encodeLine(n int, raw []byte) ([]byte, error) {
+	l := line{N: n, CRC: crc32.ChecksumIEEE(raw), A: raw}
+	if n == 1 {
+		l.V = JournalVersion
+	}
+	b, err := json.Marshal(l)
+	return append(b, '\n'), err
+}
+
+// MaxJournalName is the longest player name a journal holds, in letters: the
+// configuration's limit ([game] players).
+const MaxJournalName = 16
+
+// checkPayload checks the values of an action against their ranges, as the
+// configuration's are checked: a line whose checksum holds but whose values do
+// not (a language "xx", a 200-letter name) is refused with the field, the value
+// and the range. Ops it does not know are left to the replay.
+func checkPayload(p []byte) error {
+	var a Action
+	if err := json.Unmarshal(p, &a); err != nil {
+		return fmt.Errorf("not an action: %v", err)
+	}
+	inRange := func(field string, v, lo, hi int) error {
+		if v < lo || v > hi {
+			return fmt.Errorf("%s %d is outside %d to %d", field, v, lo, hi)
+		}
+		return nil
+	}
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if s := a.Setup; s != nil {
+		add(inRange("setup.players (count)", len(s.Players), engine.MinPlayers, engine.MaxPlayers))
+		for i, pl := range s.Players {
+			f := fmt.Sprintf("setup.players[%d]", i)
+			switch n := utf8.RuneCountInString(pl.Name); {
+			case !utf8.ValidString(pl.Name):
+				add(fmt.Errorf("%s.name %q is not UTF-8 text", f, pl.Name))
+			case n == 0 || n > MaxJournalName:
+				add(fmt.Errorf("%s.name %q has %d letters, outside 1 to %d", f, shorten(pl.Name), n, MaxJournalName))
+			case strings.IndexFunc(pl.Name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+				add(fmt.Errorf("%s.name %q has a character that cannot be shown", f, pl.Name))
+			}
+			add(inRange(f+".colour", int(pl.Colour), int(display.Red), int(display.Black)))
+		}
+		if !slices.Contains(display.Languages(), s.Lang) {
+			add(fmt.Errorf("setup.lang %q is not one of %s", shorten(string(s.Lang)), langList()))
+		}
+		if err := s.Rules.Validate(); err != nil {
+			add(fmt.Errorf("setup.rules: %w", err))
+		}
+	}
+	add(inRange("player", a.Player, 0, engine.MaxPlayers-1))
+	lo := 0
+	if a.Op == OpRollOff {
+		lo = 1
+	}
+	for i, v := range a.Pair {
+		add(inRange(fmt.Sprintf("pair[%d]", i), v, lo, 6))
+	}
+	lo = 0
+	if a.Op == OpMove || a.Op == OpBust {
+		lo = 1
+	}
+	for i, v := range a.Dice {
+		add(inRange(fmt.Sprintf("dice[%d]", i), v, lo, 6))
+	}
+	if len(a.Sums) > 2 {
+		add(fmt.Errorf("sums has %d values, at most 2", len(a.Sums)))
+	}
+	for i, v := range a.Sums {
+		add(inRange(fmt.Sprintf("sums[%d]", i), v, engine.MinColumn, engine.MaxColumn))
+	}
+	if len(a.Steps) > 2*engine.MaxRunners {
+		add(fmt.Errorf("steps has %d values, at most %d", len(a.Steps), 2*engine.MaxRunners))
+	}
+	for i, st := range a.Steps {
+		add(inRange(fmt.Sprintf("steps[%d].column", i), st.Column, engine.MinColumn, engine.MaxColumn))
+	}
+	return errors.Join(errs...)
+}
+
+// shorten keeps a refused value readable in a message.
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 24 {
+		return string(r[:20]) + "…"
+	}
+	return s
+}
+
+func langList() string {
+	var ls []string
+	for _, l := range display.Languages() {
+		ls = append(ls, string(l))
+	}
+	return strings.Join(ls, ", ")
+}
+
+// keepCopy writes the damaged file, untouched, beside the journal.
+func (j *Journal) keepCopy(data []byte) (string, error) {
 	stamp := j.now().UTC().Format("20060102T150405.000000000Z")
 	cp := filepath.Join(j.dir, "journal.corrupt-"+stamp)
 	if err := writeFileSync(cp, data); err != nil {
 		return "", fmt.Errorf("keep copy of damaged journal: %w", err)
 	}
+	return cp, nil
+}
+
+// replace atomically replaces the journal with content.
+func (j *Journal) replace(path string, content []byte) error {
 	tmp := path + ".tmp"
-	if err := writeFileSync(tmp, data[:good]); err != nil {
-		return cp, fmt.Errorf("write repaired journal: %w", err)
+	if err := writeFileSync(tmp, content); err != nil {
+		return fmt.Errorf("write repaired journal: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return cp, fmt.Errorf("replace damaged journal: %w", err)
+		return fmt.Errorf("replace damaged journal: %w", err)
 	}
-	return cp, syncDir(j.dir)
+	return syncDir(j.dir)
 }
 
 // Len is the number of actions in the journal.
@@ -151,11 +356,13 @@ func (j *Journal) Append(a []byte) error {
 		return fmt.Errorf("journal append: %w", err)
 	}
 	raw := buf.Bytes()
-	b, err := json.Marshal(line{N: j.n + 1, CRC: crc32.ChecksumIEEE(raw), A: raw})
+	if err := checkPayload(raw); err != nil {
+		return fmt.Errorf("journal append: %w", err)
+	}
+	b, err := encodeLine(j.n+1, raw)
 	if err != nil {
 		return fmt.Errorf("journal append: %w", err)
 	}
-	b = append(b, '\n')
 	if _, err := j.f.Write(b); err != nil {
 		j.cutBack()
 		return fmt.Errorf("journal append %s: %w", j.f.Name(), err)

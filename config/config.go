@@ -81,8 +81,9 @@ func Default() Config {
 	}
 }
 
-// Validate checks what single keys cannot: values that must agree with each
-// other. Parse runs it too and ties its errors to a line.
+// Validate checks every value against its documented range (as Parse does,
+// for a Config built in code) and what single keys cannot: values that must
+// agree with each other. Parse runs the latter too and ties its errors to a line.
 func (c Config) Validate() error {
 	var errs []error
 	for _, e := range c.problems() {
@@ -100,6 +101,19 @@ type problem struct {
 
 func (c Config) problems() []problem {
 	var ps []problem
+	// Each value, written as Format writes it, must parse back: the ranges
+	// are those the keys' own checks enforce (and their comments document).
+	for _, k := range keys(Checks{}) {
+		text := k.get(c)
+		v, err := parseValue(text)
+		if err == nil {
+			var scratch Config
+			err = k.set(&scratch, v)
+		}
+		if err != nil {
+			ps = append(ps, problem{k.section, []string{k.section + "." + k.name}, fmt.Sprintf("%s = %s: %v", k.name, text, err)})
+		}
+	}
 	if c.Buttons.Input == "gpio" {
 		names := []string{"prev", "next", "ok", "stop"}
 		pins := c.Buttons.Pins()

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // key is one setting: where it lives, what the file says about it, how a
@@ -53,17 +55,20 @@ func keys(ch Checks) []key {
 				c.Display.Output = s
 				return err
 			}, func(c Config) string { return quote(c.Display.Output) }},
-		{"display", "i2c_bus", []string{"N of /dev/i2c-N; the header's SDA/SCL pins are bus 1"},
+		{"display", "i2c_bus", []string{"N of /dev/i2c-N, 0 to 99; the header's SDA/SCL pins are bus 1"},
 			func(c *Config, v value) error {
 				s := strings.TrimPrefix(v.text, "/dev/i2c-")
 				n, err := strconv.Atoi(s)
-				if err != nil || n < 0 || n > 99 {
+				if err != nil {
 					return errors.New("not a bus number: write it like 1 (for /dev/i2c-1)")
+				}
+				if n < 0 || n > 99 {
+					return fmt.Errorf("bus %d is outside 0 to 99: write it like 1 (for /dev/i2c-1)", n)
 				}
 				c.Display.I2CBus = n
 				return nil
 			}, func(c Config) string { return strconv.Itoa(c.Display.I2CBus) }},
-		{"display", "address", []string{"7-bit I2C address: 0x3C on most modules, 0x3D on some (i2cdetect -y 1 shows it)"},
+		{"display", "address", []string{"7-bit I2C address, 0x03 to 0x77: 0x3C on most modules, 0x3D on some (i2cdetect -y 1 shows it)"},
 			func(c *Config, v value) error {
 				n, err := strconv.ParseUint(v.text, 0, 16)
 				if err != nil {
@@ -80,8 +85,11 @@ func keys(ch Checks) []key {
 		{"camera", "source", []string{
 			"v4l2:/dev/video0 (USB webcam), rpicam (Pi Camera Module 2/3 via rpicam-vid),",
 			"rpicam:1280x960, gst:PIPELINE, file:roll.jpg, dir:photos/, video:roll.mp4,",
-			"or none (no camera: the dice are entered with the buttons)"},
+			"or none (no camera: the dice are entered with the buttons); at most 4096 characters"},
 			func(c *Config, v value) error {
+				if err := checkText(v.text); err != nil {
+					return err
+				}
 				if err := checkSource(v.text); err != nil {
 					return err
 				}
@@ -93,8 +101,11 @@ func keys(ch Checks) []key {
 				c.Camera.Source = v.text
 				return nil
 			}, func(c Config) string { return quote(c.Camera.Source) }},
-		{"camera", "calibration", []string{"calibration profile written by cantstop calibrate; relative to this file's folder"},
+		{"camera", "calibration", []string{"calibration profile written by cantstop calibrate; relative to this file's folder; at most 4096 characters"},
 			func(c *Config, v value) error {
+				if err := checkText(v.text); err != nil {
+					return err
+				}
 				c.Camera.Calibration = v.text
 				return nil
 			}, func(c Config) string { return quote(c.Camera.Calibration) }},
@@ -107,7 +118,7 @@ func keys(ch Checks) []key {
 				c.Game.Language = s
 				return err
 			}, func(c Config) string { return quote(c.Game.Language) }},
-		{"game", "players", []string{"2 to 4 names in seating order, or a number of players (P1, P2, ...); colours go red, blue, green, yellow"},
+		{"game", "players", []string{"2 to 4 names of 1 to 16 letters in seating order, or a number of players 2 to 4 (P1, P2, ...);", "colours go red, blue, green, yellow"},
 			setPlayers, func(c Config) string {
 				q := make([]string, len(c.Game.Players))
 				for i, p := range c.Game.Players {
@@ -143,12 +154,12 @@ func keys(ch Checks) []key {
 }
 
 func pinKey(name, what string, field func(c *Config) *int) key {
-	return key{"buttons", name, []string{"GPIO of the " + strings.ToUpper(name) + " button: " + what},
+	return key{"buttons", name, []string{"GPIO of the " + strings.ToUpper(name) + " button (BCM 2 to 27): " + what},
 		func(c *Config, v value) error {
 			s := strings.TrimPrefix(strings.TrimPrefix(strings.ToUpper(v.text), "GPIO"), "BCM")
 			n, err := strconv.Atoi(s)
 			if err != nil {
-				return errors.New("not a GPIO number: write the BCM number, like 5 for GPIO5")
+				return errors.New("not a GPIO number: write the BCM number 2 to 27, like 5 for GPIO5")
 			}
 			if n < 0 || n > 27 {
 				return fmt.Errorf("GPIO%d is not on the 40-pin header: use a BCM number 2 to 27", n)
@@ -162,7 +173,7 @@ func pinKey(name, what string, field func(c *Config) *int) key {
 }
 
 func durationKey(section, name, doc string, min, max time.Duration, field func(c *Config) *time.Duration) key {
-	return key{section, name, []string{doc + ", like 30ms or 1s"},
+	return key{section, name, []string{fmt.Sprintf("%s, %v to %v, like 30ms or 1s", doc, min, max)},
 		func(c *Config, v value) error {
 			d, err := time.ParseDuration(v.text)
 			if err != nil {
@@ -172,7 +183,7 @@ func durationKey(section, name, doc string, min, max time.Duration, field func(c
 				return errors.New("not a duration: write it like 30ms or 1s")
 			}
 			if d < min || d > max {
-				return fmt.Errorf("out of range: use %v to %v", min, max)
+				return fmt.Errorf("%v is out of range: use %v to %v", d, min, max)
 			}
 			*field(c) = d
 			return nil
@@ -219,12 +230,28 @@ func setPlayers(c *Config, v value) error {
 			return errors.New("an empty name: write e.g. [\"Ann\", \"Bob\"]")
 		case len([]rune(n)) > 16:
 			return fmt.Errorf("%q is longer than 16 letters, too wide for the display: shorten it", n)
+		case strings.IndexFunc(n, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 || !utf8.ValidString(n):
+			return fmt.Errorf("%q has a character the display cannot show: use letters, digits and spaces", n)
 		case seen[strings.ToLower(n)]:
 			return fmt.Errorf("%q is named twice: give each player a different name", n)
 		}
 		seen[strings.ToLower(n)] = true
 	}
 	c.Game.Players = append([]string(nil), names...)
+	return nil
+}
+
+// maxText is the longest path or source spec (PATH_MAX).
+const maxText = 4096
+
+// checkText refuses text no path or source spec holds.
+func checkText(s string) error {
+	switch {
+	case len(s) > maxText:
+		return fmt.Errorf("%d characters, more than %d", len(s), maxText)
+	case !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0:
+		return errors.New("holds a control character or is not UTF-8 text: write a plain path or source")
+	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,7 +89,8 @@ func ParseChecked(name string, r io.Reader, ch Checks) (Config, error) {
 	fail := func(line int, format string, a ...any) {
 		errs = append(errs, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, a...)})
 	}
-	setAt := map[string]int{} // "section.key" -> line
+	setAt := map[string]int{}   // "section.key" -> line
+	failed := map[string]bool{} // "section.key" whose value was refused
 	section := ""
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -157,6 +159,7 @@ func ParseChecked(name string, r io.Reader, ch Checks) (Config, error) {
 			continue
 		}
 		setAt[section+"."+k] = n
+		failed[section+"."+k] = true // until its value is taken
 		v, err := parseValue(rhs)
 		if err != nil {
 			fail(n, "[%s] %s: %v", section, k, err)
@@ -172,23 +175,30 @@ func ParseChecked(name string, r io.Reader, ch Checks) (Config, error) {
 		}
 		if err := kk.set(&c, v); err != nil {
 			fail(n, "[%s] %s = %s: %v", section, k, shown(rhs), err)
+			continue
 		}
+		delete(failed, section+"."+k)
 	}
 	if err := sc.Err(); err != nil {
 		fail(0, "read: %v", err)
 	}
-	if len(errs) == 0 {
-		for _, p := range c.problems() {
-			line := 0
-			for _, k := range p.keys {
-				if l := setAt[k]; l > line {
-					line = l // the last of the keys involved that the file sets
-				}
+	// Cross-key problems are reported with the others, except those that
+	// involve a key whose own value was refused (it holds its default).
+problems:
+	for _, p := range c.problems() {
+		line := 0
+		for _, k := range p.keys {
+			if failed[k] {
+				continue problems
 			}
-			fail(line, "[%s] %s", p.section, p.msg)
+			if l := setAt[k]; l > line {
+				line = l // the last of the keys involved that the file sets
+			}
 		}
+		fail(line, "[%s] %s", p.section, p.msg)
 	}
 	if len(errs) > 0 {
+		slices.SortStableFunc(errs, func(a, b *Error) int { return a.Line - b.Line })
 		return c, errs
 	}
 	return c, nil

@@ -1,10 +1,15 @@
-// Package display decides what the table companion shows and draws it.
+// Package display decides what the table companion shows and draws it on the 128×64 OLED,
+// a terminal or PNG files. A Screen is plain data: its Kind (setup, roll-off, whose turn, the
+// dice, the legal choices, what to move on the board, a stop, a bust, the winner, the chance of
+// busting, why a move is refused, the menu, correcting the dice, a status) and the fields that
+// kind needs, mostly engine types.
 //
-// A Screen is plain data: its Kind (setup, roll-off, whose turn, the dice,
-// the legal choices, what to move on the board, a stop, a bust, the winner,
-// the chance of busting, why a move is refused, the menu, correcting the
-// dice, a status) and the fields that kind needs, mostly engine types.
-// Renderers draw it in one of the languages of Languages:
+//	oled, err := display.OpenOLED(bus, display.DefaultAddr, &ssd1306.DefaultOpts, display.English)
+//	if err != nil { ... }
+//	err = oled.Show(display.Screen{Kind: display.KindChoices, Dice: d, Choices: engine.Legal(p, d)})
+//	img, err := display.Render(s, display.French) // the 1-bit image any renderer draws
+//
+// Renderers draw a Screen in any of the languages of Languages:
 //
 //   - OLED: a 128×64 SSD1306 over I²C (periph.io/x/devices/v3/ssd1306),
 //     1-bit, five 12 px rows of the bitmapfont face (Latin and Cyrillic);

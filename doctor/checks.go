@@ -52,7 +52,7 @@ func Camera(spec string, open func(ctx context.Context) (Frames, error)) Check {
 			return "", Failed(fmt.Errorf("%s gives empty frames", spec), cameraFix(spec, nil))
 		}
 		if w < 320 || h < 240 {
-			return "", Warning(fmt.Sprintf("%s gives %dx%d frames: too small for reliable pips", spec, w, h),
+			return "", Warning(fmt.Sprintf("%s gives %dx%d frames: too small to read the dice reliably", spec, w, h),
 				"use at least 640x480 (e.g. rpicam:1280x960)")
 		}
 		if f.Overexposed > 0 {

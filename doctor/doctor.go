@@ -1,7 +1,3 @@
-// Package doctor checks a device: camera, buttons, display, configuration,
-// calibration and the saved-game directory. Each check prints one PASS, WARN
-// or FAIL line and, when something is wrong, the fix. The checks reach the
-// hardware through small funcs, so they run with fakes in tests.
 package doctor
 
 import (

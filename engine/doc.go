@@ -6,6 +6,12 @@
 // edition difference is a Rules option (win_columns, skip_occupied,
 // no_stop_on_occupied, forced_placement).
 //
+//	p, err := engine.ParsePosition("2:0::6@1,10@1") // or engine.NewPosition(2, engine.DefaultRules(), 0)
+//	d, err := engine.ParseDice("2435")
+//	an := engine.Explain(p, d) // an.Choices: 6+8, 5, 9, 7+7; an.Refusals: why 6 alone, 5 and 9 are not
+//	p, err = p.Update(an.Choices[0])
+//	odds := engine.BustOdds(p) // odds.Bust of 1296 rolls
+//
 // A Position is an immutable value: Update, Bust and Stop return a new one.
 // Legal and Explain are pure functions of a position and a roll; Explain's
 // refusals are data (a Reason plus columns and players), so a display can

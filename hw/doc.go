@@ -1,7 +1,12 @@
-// Package hw reads the companion's four buttons — Prev, Next, OK and Stop —
-// from GPIO pins on a Raspberry Pi, or from a keyboard on a desktop or over
-// SSH. Both give the same Buttons interface, so the game loop cannot tell
-// them apart; a Keyboard over a byte stream is also the test double.
+// Package hw reads the companion's four buttons — Prev, Next, OK and Stop — from GPIO pins
+// on a Raspberry Pi, or from a keyboard on a desktop or over SSH. Both give the same Buttons
+// interface, so the game loop cannot tell them apart; a Keyboard over a byte stream is also
+// the test double.
+//
+//	b, err := hw.Open(hw.DefaultPins(), hw.DefaultOpts()) // GPIO5/6/13/19; or hw.OpenTerminal(os.Stdin)
+//	if err != nil { ... }
+//	defer b.Close()
+//	ev, err := b.Next(ctx) // hw.Event{Button: hw.OK, Long: false, At: ...}
 //
 // # Presses
 //

@@ -35,7 +35,7 @@ ldflags="$ldflags $(pkg-config --libs gstreamer-base-1.0 gstreamer-app-1.0 gstre
 
 if [ "$out" = --test ]; then
   env "${env[@]}" CGO_CPPFLAGS="$cflags" CGO_CXXFLAGS="--std=c++11" CGO_LDFLAGS="$ldflags" \
-    go test -count=1 -tags customenv ./camera/... ./calibration/... ./companion/...
+    go test -count=1 -tags customenv ./camera/... ./dice/... ./dicebench/... ./calibration/... ./companion/...
   exit
 fi
 

@@ -10,7 +10,7 @@ lean=${2:?usage: scripts/lean-check.sh SYSTEM_BINARY LEAN_BINARY}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-sets=(camera/testdata/dice/nell-byler camera/testdata/dice/matteop65 camera/testdata/dice/tai-studio)
+sets=(dice/testdata/photos/nell-byler dice/testdata/photos/matteop65 dice/testdata/photos/tai-studio)
 for b in "$sys" "$lean"; do
   # Timings differ run to run: drop every *_ms field before comparing.
   "$b" dice bench "${sets[@]}" --json | sed -E 's/"[a-z0-9_]*_ms": *[0-9.e+-]+,?//g' >"$tmp/$(basename "$b").json"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke-tests the arm64 binary under qemu-aarch64-static with the sysroot's
 # libraries (binfmt is not needed: qemu is called directly): version, dice
-# read on a photo from camera/testdata, moves on a position. With a native
+# read on a photo from dice/testdata/photos, moves on a position. With a native
 # binary (NATIVE=bin/cantstop-amd64, or bin/cantstop when present) the
 # outputs of dice read and moves must be identical to the native ones.
 #   scripts/qemu-smoke.sh [BINARY]      default: bin/cantstop-arm64
@@ -22,12 +22,12 @@ fail() { echo "smoke: FAIL: $*" >&2; exit 1; }
 
 # A labelled photo of four dice (the companion's case) if there is one, else any photo.
 photo="" label=""
-for l in $(find camera/testdata -name labels.csv | sort); do
+for l in $(find dice/testdata/photos -name labels.csv | sort); do
   row=$(awk -F, 'NR > 1 && split($2, v, " ") == 4 {print; exit}' "$l")
   if [ -n "$row" ]; then photo="$(dirname "$l")/${row%%,*}" label=${row#*,}; break; fi
 done
-[ -n "$photo" ] || photo=$(find camera/testdata -type f \( -iname '*.jpg' -o -iname '*.png' \) | sort | head -n 1)
-[ -n "$photo" ] || fail "no photo under camera/testdata"
+[ -n "$photo" ] || photo=$(find dice/testdata/photos -type f \( -iname '*.jpg' -o -iname '*.png' \) | sort | head -n 1)
+[ -n "$photo" ] || fail "no photo under dice/testdata/photos"
 position="2:0::6@1,10@1"
 dice="2 4 3 5"
 

@@ -1,7 +1,3 @@
-// Package sdlog makes the program's slog logger: plain text on standard error
-// for people, and under systemd lines that start with an sd-daemon priority
-// prefix ("<3>" for errors ... "<7>" for debug), which the journal turns into
-// the entry's priority (journalctl -p warning shows warnings and errors).
 package sdlog
 
 import (

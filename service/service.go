@@ -1,7 +1,3 @@
-// Package service runs the companion loop as a systemd service: it tells
-// systemd when the device is ready and when it stops, and feeds the watchdog
-// only while the loop itself answers, so a hung loop gets the service
-// restarted instead of a frozen display staying up forever.
 package service
 
 import (

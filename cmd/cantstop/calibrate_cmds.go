@@ -24,11 +24,11 @@ func calibrateCmds() []*cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate",
-		Short: "Calibrate the camera rig: tray, dice size and colours",
+		Short: "Calibrate the camera rig: tray and dice size",
 		Long: `calibrate guides you through calibrating a new rig. It looks at the empty tray, then at a
-roll of the game's dice, shows what it measured (tray, die and pip size, colours) and the values
-it read, and lets you confirm or correct them. It then saves a calibration profile and a picture
-of what it saw (tray outline, each die's box, pips and value) next to it.
+roll of the game's dice, shows what it measured (tray, dice size) and the values it read, and
+lets you confirm or correct them. It then saves a calibration profile and a picture of what it
+saw (tray outline, each die's box and value) next to it.
 
 The profile goes to --profile, else $CANTSTOP_CONFIG_DIR/calibration.json, else systemd's
 $CONFIGURATION_DIRECTORY/calibration.json, else ~/.config/cantstop/calibration.json.
@@ -135,8 +135,7 @@ func calibrateShowCmd() *cobra.Command {
 func printProfile(w io.Writer, path string, p calibration.Profile) {
 	fmt.Fprintf(w, "%s: version %d, made %s with camera %q\n", path, p.Version, p.Created.Format("2006-01-02 15:04 MST"), p.Camera)
 	fmt.Fprintf(w, "tray: %v in a %dx%d frame (%.0f%% of the view)\n", p.Tray.Box, p.Tray.Frame.X, p.Tray.Frame.Y, 100*p.Tray.Share)
-	fmt.Fprintf(w, "dice: %d, %.1f px wide, pips %.1f px; contrast face/tray %.0f, pip/face %.0f; calibration roll %v\n",
-		p.Dice.Count, p.Dice.SidePx, p.Dice.PipPx, p.Dice.FaceContrast, p.Dice.PipContrast, p.Dice.Values)
+	fmt.Fprintf(w, "dice: %d, %.1f px wide; calibration roll %v\n", p.Dice.Count, p.Dice.SidePx, p.Dice.Values)
 	for _, u := range p.Upgraded {
 		fmt.Fprintf(w, "upgraded: %s\n", u)
 	}

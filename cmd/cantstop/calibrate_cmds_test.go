@@ -121,7 +121,7 @@ func TestCalibrateCommand(t *testing.T) {
 	}
 
 	out, err = calibrateCLI(t, "", "calibrate", "show")
-	if err != nil || !strings.Contains(out, "version 2") || !strings.Contains(out, "dice: 4,") {
+	if err != nil || !strings.Contains(out, "version 3") || !strings.Contains(out, "dice: 4,") {
 		t.Errorf("calibrate show: %v\n%s", err, out)
 	}
 
@@ -133,7 +133,7 @@ func TestCalibrateCommand(t *testing.T) {
 	if !strings.Contains(out, "PASS  calibration") {
 		t.Errorf("doctor on a fresh profile:\n%s", out)
 	}
-	p.Dice.SidePx, p.Dice.PipPx = 15, 3
+	p.Dice.SidePx = 15
 	if err := p.Save(filepath.Join(conf, "calibration.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,8 @@ func TestCalibrateCommandErrors(t *testing.T) {
 	}
 }
 
-// A version 1 profile still loads: `calibrate show` says its die size was dropped.
+// A version 1 profile still loads: `calibrate show` says which of the old reader's settings
+// were dropped.
 func TestCalibrateShowUpgraded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "calibration.json")
 	os.WriteFile(path, []byte(`{"version": 1,
@@ -178,7 +179,7 @@ func TestCalibrateShowUpgraded(t *testing.T) {
   "dice": {"count": 4, "side_px": 36, "pip_px": 7},
   "reader": {"expect": 4, "die_side_px": 36}}`), 0o644)
 	out, err := calibrateCLI(t, "", "calibrate", "show", "--profile", path)
-	if err != nil || !strings.Contains(out, "version 1") || !strings.Contains(out, "upgraded: version 1 held the dice's size") {
+	if err != nil || !strings.Contains(out, "version 1") || !strings.Contains(out, "upgraded: version 1 held settings of the old pip reader (reader.die_side_px, dice.pip_px)") {
 		t.Errorf("calibrate show of a version 1 profile: %v\n%s", err, out)
 	}
 }

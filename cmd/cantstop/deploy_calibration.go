@@ -12,6 +12,7 @@ import (
 	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/dice"
 	"github.com/cantstop/cantstop/doctor"
 )
 
@@ -30,8 +31,8 @@ func loadProfile(c config.Config, configPath string) (p calibration.Profile, ok 
 // Without a profile, or with a broken one (logged: cantstop doctor and
 // cantstop calibrate show say more), the camera runs on automatic controls
 // and the reader uncalibrated.
-func openCalibrated(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *camera.Reader, error) {
-	ro := camera.DefaultReaderOpts()
+func openCalibrated(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *dice.Reader, error) {
+	var ro dice.Opts
 	var controls camera.Controls
 	p, ok, err := loadProfile(c, configPath)
 	switch {
@@ -67,7 +68,12 @@ func openCalibrated(ctx context.Context, c config.Config, configPath string, log
 		log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size)
 	}
 	ro.Expect = 4
-	return src, camera.NewReader(ro), nil
+	r, err := dice.NewReader(ro)
+	if err != nil {
+		src.Close()
+		return nil, nil, err
+	}
+	return src, r, nil
 }
 
 // frameSize reads one frame to learn the size the camera gives.

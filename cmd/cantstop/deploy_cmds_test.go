@@ -109,9 +109,9 @@ func TestDefaultsMatchHW(t *testing.T) {
 // TestDoctorWithPhoto runs the doctor on a desktop setup (keyboard, terminal)
 // whose camera is a real photo: the camera check goes through camera.Open.
 func TestDoctorWithPhoto(t *testing.T) {
-	photos, _ := filepath.Glob(filepath.Join("..", "..", "camera", "testdata", "dice", "*", "*.jpg"))
+	photos, _ := filepath.Glob(filepath.Join("..", "..", "dice", "testdata", "photos", "*", "*.jpg"))
 	if len(photos) == 0 {
-		t.Fatal("no photo under camera/testdata/dice")
+		t.Fatal("no photo under dice/testdata/photos")
 	}
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "cantstop.conf")
@@ -132,7 +132,7 @@ func TestDoctorWithPhoto(t *testing.T) {
 	}
 	// Ivory dice on pale wood 1.4 times as bright, as an overexposed camera takes them, warn.
 	bright := filepath.Join(dir, "bright.png")
-	brighten(t, filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "dice_1.jpg"), bright, 1.4)
+	brighten(t, filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "dice_1.jpg"), bright, 1.4)
 	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+bright+"\"\n"), 0o644)
 	out, _, _ = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
 	if !strings.Contains(out, "WARN  camera       file:"+bright+" gives overexposed frames") || !strings.Contains(out, "--exposure") {

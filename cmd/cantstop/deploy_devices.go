@@ -12,6 +12,7 @@ import (
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/companion"
 	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/dice"
 	"github.com/cantstop/cantstop/display"
 	"github.com/cantstop/cantstop/hw"
 )
@@ -82,7 +83,7 @@ func (f closerFunc) Close() error { return f() }
 
 // openCamera opens the camera source of the config, calibrated when a
 // profile is there.
-func openCamera(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *camera.Reader, error) {
+func openCamera(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *dice.Reader, error) {
 	if c.Camera.Source == "none" {
 		return nil, nil, errors.New("camera source is none")
 	}

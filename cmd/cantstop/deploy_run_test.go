@@ -41,9 +41,9 @@ func (s *syncBuffer) String() string {
 // while the loop answers, a key press reaching the loop, a saved game in
 // the state directory, and STOPPING=1 with a clean exit on SIGTERM (ctx).
 func TestRunUnderSystemd(t *testing.T) {
-	photos, _ := filepath.Glob(filepath.Join("..", "..", "camera", "testdata", "dice", "*", "*.jpg"))
+	photos, _ := filepath.Glob(filepath.Join("..", "..", "dice", "testdata", "photos", "*", "*.jpg"))
 	if len(photos) == 0 {
-		t.Fatal("no photo under camera/testdata/dice")
+		t.Fatal("no photo under dice/testdata/photos")
 	}
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "cantstop.conf")

@@ -13,16 +13,18 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
+	"github.com/cantstop/cantstop/dicebench"
 )
 
 // diceCmds returns `cantstop dice` with its subcommands read and bench.
 func diceCmds() []*cobra.Command {
-	dice := &cobra.Command{
+	grp := &cobra.Command{
 		Use:   "dice",
 		Short: "Read dice from a picture or a camera, and benchmark the reader",
 	}
-	dice.AddCommand(diceReadCmd(), diceBenchCmd())
-	return []*cobra.Command{dice}
+	grp.AddCommand(diceReadCmd(), diceBenchCmd())
+	return []*cobra.Command{grp}
 }
 
 // pictureFile checks that FILE names a readable file before OpenCV is asked to decode it
@@ -44,6 +46,7 @@ func pictureFile(name string) error {
 func diceReadCmd() *cobra.Command {
 	var (
 		cam, out string
+		model    string
 		asJSON   bool
 		expect   int
 		settle   bool
@@ -53,26 +56,26 @@ func diceReadCmd() *cobra.Command {
 		Short: "Read the dice in one picture (or one settled camera frame)",
 		Example: `  cantstop dice read roll.jpg --out roll-annotated.png
   cantstop dice read --camera v4l2:/dev/video0 --expect 4 --json
-  cantstop dice read --camera rpicam --settle`,
+  cantstop dice read --camera rpicam --settle
+  cantstop dice read roll.jpg --model runs/fold2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (len(args) == 1) == (cam != "") {
 				return fmt.Errorf("give either a picture FILE or --camera SPEC (e.g. --camera v4l2:/dev/video0)")
 			}
-			o := camera.DefaultReaderOpts()
-			o.Expect = expect
-			r := camera.NewReader(o)
+			r, err := dice.NewReader(dice.Opts{Expect: expect, Model: model})
+			if err != nil {
+				return err
+			}
 			defer r.Close()
 			var frame gocv.Mat
-			var rd camera.Reading
+			var rd dice.Reading
 			if len(args) == 1 {
 				if err := pictureFile(args[0]); err != nil {
 					return err
 				}
-				frame = gocv.IMRead(args[0], gocv.IMReadColor)
-				if frame.Empty() {
-					frame.Close()
-					return fmt.Errorf("read %s: not a picture OpenCV can decode (use a JPEG or PNG file)", args[0])
+				if frame, err = camera.LoadImage(args[0]); err != nil {
+					return fmt.Errorf("read %w", err)
 				}
 				rd = r.Read(frame)
 			} else {
@@ -82,7 +85,7 @@ func diceReadCmd() *cobra.Command {
 				}
 				defer src.Close()
 				if settle {
-					if rd, err = camera.Settle(cmd.Context(), src, r, camera.DefaultSettleOpts()); err != nil {
+					if rd, err = dice.Settle(cmd.Context(), src, r, dice.DefaultSettleOpts()); err != nil {
 						return err
 					}
 				}
@@ -95,7 +98,7 @@ func diceReadCmd() *cobra.Command {
 			}
 			defer frame.Close()
 			if out != "" {
-				a := camera.Annotate(frame, rd)
+				a := dice.Annotate(frame, rd)
 				defer a.Close()
 				if !gocv.IMWrite(out, a) {
 					return fmt.Errorf("write %s: cannot encode (use a .png or .jpg name in a writable folder)", out)
@@ -105,14 +108,15 @@ func diceReadCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&cam, "camera", "", "read from a camera or source spec ("+strings.Join(camera.Schemes(), ", ")+")")
-	cmd.Flags().StringVar(&out, "out", "", "write the picture with boxes, pips and values drawn in")
+	cmd.Flags().StringVar(&out, "out", "", "write the picture with boxes and values drawn in")
+	cmd.Flags().StringVar(&model, "model", "", "read with the networks in this folder (detector.onnx, face.onnx, model.json) instead of the built-in ones")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reading as JSON")
 	cmd.Flags().IntVar(&expect, "expect", 0, "number of dice that must be found (0 = any)")
 	cmd.Flags().BoolVar(&settle, "settle", false, "with --camera: wait until the dice stop and frames agree")
 	return cmd
 }
 
-func printReading(w io.Writer, rd camera.Reading, asJSON bool) error {
+func printReading(w io.Writer, rd dice.Reading, asJSON bool) error {
 	if asJSON {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
@@ -122,18 +126,17 @@ func printReading(w io.Writer, rd camera.Reading, asJSON bool) error {
 	if rd.Why != "" {
 		fmt.Fprintf(w, "why: %s\n", rd.Why)
 	}
-	if rd.Status == camera.StatusRead && len(rd.Dice) == 0 {
-		// "read []" alone looks like success; say plainly that nothing was seen.
+	if len(rd.Dice) == 0 {
+		// "[]" alone says nothing of why; say plainly that nothing was seen, and where to look.
 		fmt.Fprintln(w, "no dice found: if dice are in view, look at the picture --out writes to see what was seen")
 	}
 	for _, d := range rd.Dice {
 		v := fmt.Sprint(d.Value)
 		if d.Value == 0 {
-			v = "? (" + d.Why + ")"
-		} else if d.Net {
-			v += " (read by the face network: its pips fit no layout)"
-		} else if d.Glare {
-			v += " (read with a glare streak taken out of its face)"
+			v = "?"
+		}
+		if d.Why != "" {
+			v += " (" + d.Why + ")"
 		}
 		fmt.Fprintf(w, "  die at %v: %s, confidence %.2f\n", d.Box, v, d.Confidence)
 	}
@@ -146,8 +149,7 @@ func diceBenchCmd() *cobra.Command {
 		maxDice  int
 		failures string
 		vary     string
-		crops    string
-		pipsOnly bool
+		model    string
 		cuts     bool
 		settle   int
 	)
@@ -158,36 +160,26 @@ func diceBenchCmd() *cobra.Command {
   cantstop dice bench photos/ --json --failures /tmp/misread
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4
   cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --cut --failures /tmp/cut
-  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --settle 12`,
+  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --settle 12
+  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --model runs/fold2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := camera.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle}
-			if settle < 0 || settle > 0 && crops != "" {
-				return fmt.Errorf("--settle %d: give a number of frames above 0, and leave out --crops (its squares are in the photos on disk)", settle)
+			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle}
+			if settle < 0 {
+				return fmt.Errorf("--settle %d: give a number of frames above 0", settle)
 			}
-			if cuts {
-				if vary != "" || crops != "" || settle != 0 {
-					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary, --crops and --settle")
-				}
-				return benchCuts(cmd, args, pipsOnly, o)
+			r, err := dice.NewReader(dice.Opts{Model: model})
+			if err != nil {
+				return err
 			}
-			var cf *os.File
-			if crops != "" {
-				f, err := os.Create(crops)
-				if err != nil {
-					return fmt.Errorf("--crops: %w", err)
-				}
-				cf, o.Crops = f, f
-			}
-			r := benchReader(pipsOnly)
 			defer r.Close()
-			rep, err := camera.Bench(cmd.Context(), args, r, o)
-			if cf != nil {
-				// A write the disk refused shows only here: the crops would be cut short.
-				if cerr := cf.Close(); err == nil && cerr != nil {
-					err = fmt.Errorf("--crops %s: %w", crops, cerr)
+			if cuts {
+				if vary != "" || settle != 0 {
+					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary and --settle")
 				}
+				return benchCuts(cmd, args, r, o)
 			}
+			rep, err := dicebench.Bench(cmd.Context(), args, r, o)
 			if err != nil {
 				return err
 			}
@@ -202,22 +194,14 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().IntVar(&maxDice, "max-dice", 0, "count photos with at most N dice in the total; report the others apart")
 	cmd.Flags().StringVar(&failures, "failures", "", "write annotated pictures of photos not read exactly to this folder")
-	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(camera.Variations(), ", ")+
+	cmd.Flags().StringVar(&vary, "vary", "", "change every photo first, as another rig would ("+strings.Join(dicebench.Variations(), ", ")+
 		"; noise8@SEED: the noise of another frame; scaleK: resized by any K from 0.2 to 4, as scale0.5; jpegQ: recompressed at JPEG quality Q, as jpeg50; a+b: b after a, as blur+noise8); dice are then matched by value, not by box")
-	cmd.Flags().StringVar(&crops, "crops", "", "write, as JSON lines, the square the face network looks at for every die found (training data for scripts/facenet)")
-	cmd.Flags().BoolVar(&pipsOnly, "pips-only", false, "read faces from pip layouts alone, without the face network")
+	cmd.Flags().StringVar(&model, "model", "", "score the networks in this folder (detector.onnx, face.onnx, model.json; a held-out fold's weights) instead of the built-in ones")
 	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
 		"each with its own sensor noise (noise8@1, @2, ...) and read averaged with the frames before it, after --vary if given; no reading agreed counts as unreadable")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd
-}
-
-// benchReader is the reader the bench scores: the default one, or without the face networks.
-func benchReader(pipsOnly bool) *camera.Reader {
-	ro := camera.DefaultReaderOpts()
-	ro.PipsOnly = pipsOnly
-	return camera.NewReader(ro)
 }
 
 // benchJSON prints a bench report as indented JSON, its set names ("nell-byler<=6") as they are.
@@ -228,10 +212,8 @@ func benchJSON(w io.Writer, rep any) error {
 	return e.Encode(rep)
 }
 
-func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchOpts) error {
-	r := benchReader(pipsOnly)
-	defer r.Close()
-	rep, err := camera.BenchCuts(cmd.Context(), dirs, r, o)
+func benchCuts(cmd *cobra.Command, dirs []string, r *dice.Reader, o dicebench.BenchOpts) error {
+	rep, err := dicebench.BenchCuts(cmd.Context(), dirs, r, o)
 	if err != nil {
 		return err
 	}
@@ -257,7 +239,7 @@ func benchCuts(cmd *cobra.Command, dirs []string, pipsOnly bool, o camera.BenchO
 	return nil
 }
 
-func printBench(w io.Writer, rep camera.BenchReport) {
+func printBench(w io.Writer, rep dicebench.BenchReport) {
 	if rep.Settle > 0 {
 		fmt.Fprintf(w, "every photo settled over up to %d frames of sensor noise\n", rep.Settle)
 	}
@@ -265,7 +247,7 @@ func printBench(w io.Writer, rep camera.BenchReport) {
 		fmt.Fprintf(w, "every photo changed first: %s\n", rep.Variation)
 	}
 	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %6s %8s %8s %12s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "incompl", "unread", "med ms", "p95 ms", "boxes found")
-	row := func(s camera.BenchSet) {
+	row := func(s dicebench.BenchSet) {
 		boxes := ""
 		if s.Boxes > 0 {
 			boxes = fmt.Sprintf("%d/%d +%d", s.BoxesHit, s.Boxes, s.FalseDice)

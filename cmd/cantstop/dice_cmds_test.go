@@ -12,7 +12,7 @@ import (
 )
 
 func TestDiceReadFile(t *testing.T) {
-	photo := filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "four_12.jpg")
+	photo := filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "five_12.jpg")
 	out, err := calibrateCLI(t, "", "dice", "read", photo, "--json")
 	if err != nil {
 		t.Fatalf("dice read %s: %v\n%s", photo, err, out)
@@ -24,14 +24,14 @@ func TestDiceReadFile(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rd); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
-	if rd.Status != "read" || len(rd.Dice) != 2 || rd.Dice[0].Value != 4 || rd.Dice[1].Value != 4 {
-		t.Errorf("four_12.jpg (two 4s) read as %+v", rd)
+	if rd.Status != "read" || len(rd.Dice) != 2 || rd.Dice[0].Value != 5 || rd.Dice[1].Value != 5 {
+		t.Errorf("five_12.jpg (two 5s) read as %+v", rd)
 	}
 }
 
-// A picture of the bare table says so rather than a bare "read []".
+// A picture of the bare table says so, and where to look, rather than a bare "[]".
 func TestDiceReadNoDice(t *testing.T) {
-	photo := gocv.IMRead(filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "four_12.jpg"), gocv.IMReadColor)
+	photo := gocv.IMRead(filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "four_12.jpg"), gocv.IMReadColor)
 	defer photo.Close()
 	if photo.Empty() {
 		t.Fatal("cannot decode four_12.jpg")
@@ -46,14 +46,14 @@ func TestDiceReadNoDice(t *testing.T) {
 	if err != nil {
 		t.Fatalf("dice read: %v\n%s", err, out)
 	}
-	if !strings.HasPrefix(out, "read []") || !strings.Contains(out, "no dice found") {
+	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first, " []") || !strings.Contains(out, "no dice found: if dice are in view") {
 		t.Errorf("bare table: output %q, want a reading with no dice that says so", out)
 	}
 }
 
 func TestDiceReadBadFile(t *testing.T) {
 	dir := t.TempDir()
-	notPicture := filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "labels.csv")
+	notPicture := filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "labels.csv")
 	for _, tc := range []struct {
 		arg, want string
 	}{
@@ -69,58 +69,72 @@ func TestDiceReadBadFile(t *testing.T) {
 	}
 }
 
-// A value read by the face network, or with a glare streak taken out, says so, in the text
-// and in the JSON: 100510's 1 only the networks read; 100358's navy 1, ringed in black, is
-// refused from its pips as they are and read once its glare is taken out.
-func TestDiceReadByNet(t *testing.T) {
-	for _, c := range []struct {
-		photo, want, text string
-		net, glare        int
-	}{
-		{"IMG_20191209_100510.jpg", "read [1 3 5 5]", "read by the face network", 1, 0},
-		{"IMG_20191209_100358.jpg", "read [1 3 6]", "read with a glare streak taken out", 0, 1},
-	} {
-		photo := filepath.Join("..", "..", "camera", "testdata", "dice", "nell-byler", c.photo)
-		out, err := calibrateCLI(t, "", "dice", "read", photo)
-		if err != nil {
-			t.Fatalf("dice read: %v\n%s", err, out)
+// Each die's line gives its box, its value (or "?" and why) and the face network's
+// confidence; the JSON carries the same, and nothing of the old pip reader (pips, net,
+// glare). --model reads with the networks of a folder: the built-in ones' own folder reads
+// alike, a folder without networks is an error naming it.
+func TestDiceReadConfidence(t *testing.T) {
+	photo := filepath.Join("..", "..", "dice", "testdata", "photos", "nell-byler", "IMG_20191209_100510.jpg")
+	out, err := calibrateCLI(t, "", "dice", "read", photo)
+	if err != nil {
+		t.Fatalf("dice read: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	dice := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "  die at ") {
+			dice++
+			if !strings.Contains(l, ", confidence 0.") && !strings.Contains(l, ", confidence 1.00") {
+				t.Errorf("die line %q gives no confidence in [0,1]", l)
+			}
 		}
-		if !strings.HasPrefix(out, c.want) || strings.Count(out, c.text) != c.net+c.glare {
-			t.Errorf("%s: output %q, want %s with %d dice %s", c.photo, out, c.want, c.net+c.glare, c.text)
+	}
+	if dice == 0 {
+		t.Errorf("no die listed for a photo of four dice:\n%s", out)
+	}
+	js, err := calibrateCLI(t, "", "dice", "read", photo, "--json")
+	if err != nil {
+		t.Fatalf("dice read --json: %v\n%s", err, js)
+	}
+	var rd struct {
+		Status string
+		Dice   []map[string]any
+	}
+	if err := json.Unmarshal([]byte(js), &rd); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, js)
+	}
+	if len(rd.Dice) != dice {
+		t.Errorf("%d dice in the JSON, %d in the text", len(rd.Dice), dice)
+	}
+	for _, d := range rd.Dice {
+		c, ok := d["confidence"].(float64)
+		if !ok || c < 0 || c > 1 {
+			t.Errorf("die %v: confidence %v, want a number in [0,1]", d, d["confidence"])
 		}
-		out, err = calibrateCLI(t, "", "dice", "read", photo, "--json")
-		if err != nil {
-			t.Fatalf("dice read --json: %v\n%s", err, out)
+		for _, k := range []string{"pips", "net", "glare"} {
+			if _, ok := d[k]; ok {
+				t.Errorf("die %v has the old reader's field %q", d, k)
+			}
 		}
-		var rd struct{ Dice []struct{ Net, Glare bool } }
-		if err := json.Unmarshal([]byte(out), &rd); err != nil {
-			t.Fatalf("output is not JSON: %v\n%s", err, out)
-		}
-		net, glare := 0, 0
-		for _, d := range rd.Dice {
-			net += btoi(d.Net)
-			glare += btoi(d.Glare)
-		}
-		if net != c.net || glare != c.glare {
-			t.Errorf("%s: %d dice marked \"net\" and %d \"glare\" in %s, want %d and %d", c.photo, net, glare, out, c.net, c.glare)
-		}
+	}
+	own, err := calibrateCLI(t, "", "dice", "read", photo, "--model", filepath.Join("..", "..", "dice", "model"))
+	if err != nil || own != out {
+		t.Errorf("--model with the built-in networks' folder: %v\n%s\nwant as built in:\n%s", err, own, out)
+	}
+	empty := t.TempDir()
+	if _, err := calibrateCLI(t, "", "dice", "read", photo, "--model", empty); err == nil || !strings.Contains(err.Error(), empty) {
+		t.Errorf("--model with no networks: %v, want an error naming %s", err, empty)
+	}
+	if _, err := calibrateCLI(t, "", "dice", "bench", filepath.Dir(photo), "--model", empty); err == nil || !strings.Contains(err.Error(), empty) {
+		t.Errorf("dice bench --model with no networks: %v, want an error naming %s", err, empty)
 	}
 }
 
-// btoi is 1 for true.
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// dice bench --cut cuts a photo through each of its two 4s (the row of one, cut by the right
-// edge, was read as a 2 before faces proposed from pips had to clear the edge); --json reports
-// the counts, and what --cut cannot do says so.
+// dice bench --cut cuts a photo through each of its two 4s; --json reports the counts, and
+// what --cut cannot do says so.
 func TestDiceBenchCut(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join("..", "..", "camera", "testdata", "dice", "matteop65", "four_19.jpg")
+	src := filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "four_19.jpg")
 	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
@@ -160,9 +174,25 @@ func TestDiceBenchCut(t *testing.T) {
 }
 
 // dice bench --settle reads each photo as the companion reads a still tray (Settle over noisy
-// frames) and says so in its report; a bad frame count, or settling with --crops, is refused.
+// frames) and says so in its report; a bad frame count is refused, and so are the flags of the
+// old reader's training (--crops, --pips-only).
 func TestDiceBenchSettle(t *testing.T) {
-	dir := filepath.Join("..", "..", "camera", "testdata", "dice", "tai-studio")
+	// Single dice the reader reads from the photos as they are (tai-studio's it does not).
+	dir := t.TempDir()
+	labels := "file,values\n"
+	for _, f := range []struct{ file, values string }{{"dice_1.jpg", "1"}, {"three_1.jpg", "3"}, {"five_4.jpg", "5"}} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.file), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		labels += f.file + "," + f.values + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(dir, "labels.csv"), []byte(labels), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := calibrateCLI(t, "", "dice", "bench", dir, "--settle", "8", "--json")
 	if err != nil {
 		t.Fatalf("dice bench --settle: %v\n%s", err, out)
@@ -177,9 +207,12 @@ func TestDiceBenchSettle(t *testing.T) {
 	if rep.Settle != 8 || rep.Total.Photos == 0 || rep.Total.Exact != rep.Total.Photos || rep.Total.Misread != 0 {
 		t.Errorf("settled over 8 frames: %+v, want settle 8 and every single die read", rep)
 	}
-	for _, args := range [][]string{{"--settle", "-1"}, {"--settle", "3", "--crops", filepath.Join(t.TempDir(), "crops.jsonl")}} {
-		if _, err := calibrateCLI(t, "", append([]string{"dice", "bench", dir}, args...)...); err == nil || !strings.Contains(err.Error(), "--settle") {
-			t.Errorf("%v: %v, want an error naming --settle", args, err)
+	if _, err := calibrateCLI(t, "", "dice", "bench", dir, "--settle", "-1"); err == nil || !strings.Contains(err.Error(), "--settle") {
+		t.Errorf("--settle -1: %v, want an error naming --settle", err)
+	}
+	for _, flag := range []string{"--crops=" + filepath.Join(t.TempDir(), "crops.jsonl"), "--pips-only"} {
+		if _, err := calibrateCLI(t, "", "dice", "bench", dir, flag); err == nil || !strings.Contains(err.Error(), "unknown flag") {
+			t.Errorf("%s: %v, want an unknown flag", flag, err)
 		}
 	}
 }

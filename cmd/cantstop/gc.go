@@ -5,13 +5,11 @@ import (
 	"runtime/debug"
 )
 
-// Collector settings, unless GOGC or GOMEMLIMIT say otherwise. The dice reader makes about
-// 8 MB of short-lived buffers per frame against a live heap of 3-11 MB, so at Go's default
-// (GOGC=100) the collector ran two or three times per frame and handed back to the kernel
-// pages that the next frame faulted in again: on the development VM that was a quarter of the
-// reading time (BENCHMARKS-dice.md, "Speed: the collector's settings"). GOGC=400 collects
-// far less often; the soft limit of 24 MiB (the service unit's) caps the heap, and so the
-// RSS, within the memory budget (BENCHMARKS-companion.md).
+// Collector settings, unless GOGC or GOMEMLIMIT say otherwise. Frames and the reader's
+// buffers are short-lived against a live heap of a few MB, so at Go's default (GOGC=100) the
+// collector runs several times per frame and hands back pages the next frame faults in again.
+// GOGC=400 collects far less often; the soft limit of 24 MiB (the service unit's) caps the
+// heap, and so the RSS, within the memory budget (BENCHMARKS-companion.md).
 const (
 	gcPercent = 400
 	memLimit  = 24 << 20

@@ -1,6 +1,3 @@
-// Command cantstop is the Can't Stop table companion: rules engine CLI, dice
-// reader, calibration and the companion loop. It only wires cobra commands to
-// the packages that do the work.
 package main
 
 import (

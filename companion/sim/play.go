@@ -14,6 +14,7 @@ import (
 
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/companion"
+	"github.com/cantstop/cantstop/dice"
 	"github.com/cantstop/cantstop/display"
 	"github.com/cantstop/cantstop/hw"
 )
@@ -31,7 +32,7 @@ type Config struct {
 	Verbose  bool      // Auto: show every screen on Out too
 	Log      *slog.Logger
 	// NewReader builds the dice reader over the table's frames; default:
-	// the real camera reader through camera.NewImageSource.
+	// the real dice reader (package dice) through camera.NewImageSource.
 	NewReader func(t *Table) (companion.DiceReader, func(), error)
 }
 
@@ -71,10 +72,12 @@ func (s Summary) Write(w io.Writer) {
 // DefaultReader is the real dice reader looking at the table's frames,
 // told where the tray is as a calibration would.
 func DefaultReader(t *Table) (companion.DiceReader, func(), error) {
+	r, err := dice.NewReader(dice.Opts{Expect: 4, Tray: t.Tray()})
+	if err != nil {
+		return nil, nil, err
+	}
 	src := camera.NewImageSource(t.Frame)
-	o := camera.DefaultReaderOpts()
-	o.Expect, o.Tray = 4, t.Tray()
-	return companion.NewCameraReader(src, camera.NewReader(o)), func() { src.Close() }, nil
+	return companion.NewCameraReader(src, r), func() { src.Close(); r.Close() }, nil
 }
 
 // Play runs the simulated table until ctx ends (interactive) or the games

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
 )
 
 // TestRealReaderReadsDrawnDice puts drawn rolls through the real dice reader:
@@ -26,9 +27,11 @@ func TestRealReaderReadsDrawnDice(t *testing.T) {
 
 func readDrawn(t *testing.T, seed uint64, n int) int {
 	table := NewTable(seed)
-	o := camera.DefaultReaderOpts()
-	o.Expect, o.Tray = 4, table.Tray()
-	r := camera.NewReader(o)
+	r, err := dice.NewReader(dice.Opts{Expect: 4, Tray: table.Tray()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	src := camera.NewImageSource(table.Frame)
 	defer src.Close()
 	read := 0
@@ -40,7 +43,7 @@ func readDrawn(t *testing.T, seed uint64, n int) int {
 		}
 		rd := r.Read(m)
 		m.Close()
-		if rd.Status != camera.StatusRead {
+		if rd.Status != dice.StatusRead {
 			t.Logf("seed %d roll %d: drew %v: %s %s", seed, i+1, drawn, rd.Status, rd.Why)
 			continue
 		}

@@ -1,0 +1,87 @@
+package dice
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+)
+
+// decide makes a Reading from the candidates (surest first) and their face probabilities
+// (pipeline.decide): a die is a peak at least th.Peak sure that the face network does not call
+// bare (p0 < 0.5), and a candidate overlapping a die already kept is that die again. A die's
+// face is read if its value's probability reaches th.Face; a non-die peak whose face the
+// network reads surely (a value at least th.Doubt) may be a missed die. Any doubt makes the frame
+// unreadable: the reader never guesses. expect > 0 asks for that many dice.
+func decide(c []cand, probs [][7]float64, th thresholds, expect int) Reading {
+	type kept struct {
+		cand
+		d Die
+	}
+	var dice []kept
+	unsure := 0
+	var spot *cand
+	for i, k := range c {
+		if i >= len(probs) {
+			break
+		}
+		p := probs[i]
+		same := false
+		for _, d := range dice {
+			if math.Hypot(k.x-d.x, k.y-d.y) < 0.5*math.Max(k.side, d.side) {
+				same = true
+				break
+			}
+		}
+		if same {
+			continue
+		}
+		if k.peak >= th.Peak && p[0] < 0.5 {
+			v := 1
+			for j := 2; j <= 6; j++ {
+				if p[j] > p[v] {
+					v = j
+				}
+			}
+			d := Die{Value: v, Box: box(k), Confidence: p[v]}
+			if p[v] < th.Face {
+				d.Value = 0
+				d.Why = fmt.Sprintf("face not read surely: leans to %d at %.2f", v, p[v])
+				unsure++
+			}
+			dice = append(dice, kept{k, d})
+		} else if maxFace(p) >= th.Doubt && k.peak >= th.MinPeak && spot == nil {
+			k := k
+			spot = &k
+		}
+	}
+	sort.SliceStable(dice, func(i, j int) bool { return dice[i].x < dice[j].x })
+	r := Reading{Status: StatusRead, Dice: make([]Die, len(dice))}
+	for i, d := range dice {
+		r.Dice[i] = d.d
+	}
+	switch {
+	case len(dice) == 0:
+		r.Status, r.Why = StatusUnreadable, "no dice found"
+	case unsure > 0:
+		r.Status, r.Why = StatusUnreadable, fmt.Sprintf("%d of %d dice not read surely", unsure, len(dice))
+	case spot != nil:
+		r.Status, r.Why = StatusUnreadable, fmt.Sprintf("something at (%.0f,%.0f) may be a die", spot.x, spot.y)
+	case expect > 0 && len(dice) != expect:
+		r.Status, r.Why = StatusWrongCount, fmt.Sprintf("found %d dice, expected %d", len(dice), expect)
+	}
+	return r
+}
+
+// maxFace is the probability of the likeliest face value, 1-6.
+func maxFace(p [7]float64) float64 {
+	return max(p[1], p[2], p[3], p[4], p[5], p[6])
+}
+
+// box is a candidate's die as a square of its side (rounded) round its centre.
+func box(c cand) image.Rectangle {
+	s := int(math.Round(c.side))
+	x0 := int(math.Round(c.x - float64(s)/2))
+	y0 := int(math.Round(c.y - float64(s)/2))
+	return image.Rect(x0, y0, x0+s, y0+s)
+}

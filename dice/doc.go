@@ -1,0 +1,43 @@
+// Package dice reads the real dice in a camera frame of the tray: it finds each die and
+// reads its top face with two small neural networks, and says "unreadable" rather than guess.
+// The companion, calibration and `cantstop dice read` all read dice through it.
+//
+//	r, err := dice.NewReader(dice.Opts{Expect: 4, Tray: tray}) // Tray: the profile's box, or empty
+//	if err != nil { ... }
+//	defer r.Close()
+//	rd := r.Read(frame)                                            // one BGR gocv.Mat
+//	rd, err = dice.Settle(ctx, src, r, dice.DefaultSettleOpts())   // or: wait until a live tray is still
+//	fmt.Println(rd.Status, rd.Values())                            // read [2 3 4 5]
+//
+// # Pipeline
+//
+// Read runs three stages on one frame:
+//
+//  1. Find (detect.go): a CenterNet-style detector looks at a 320×320 letterboxed copy of the
+//     frame and gives a heat map of die centres with each die's size; its peaks are the
+//     candidates, kept only inside Opts.Tray.
+//  2. Read faces (face.go): for each candidate a 40×40 square is cut from the full frame
+//     round the die, and the face network gives the probabilities of 1–6 or "no die here",
+//     averaged over the square's four quarter turns.
+//  3. Decide (decide.go): a sure peak that the face network does not call bare is a die; its
+//     value is read only when that value's probability is high enough. Any unsure face, or a
+//     peak not taken as a die whose face the network still reads surely (it may be a missed
+//     die), makes the Reading StatusUnreadable; a count other than Opts.Expect is StatusWrongCount.
+//
+// Settle (settle.go) is how the companion reads a live tray: it waits until the picture stops
+// changing, reads each still frame averaged with the still frames before it (stillframes.go),
+// and returns the reading that Agree of the last Window frames give; a die read two ways is
+// refused. Annotate (annotate.go) draws boxes and values onto a copy of a frame.
+//
+// # Networks
+//
+// Both networks are ONNX files embedded in the binary (model/detector.onnx, model/face.onnx,
+// with the sizes and thresholds in model/model.json; model.go loads them) and are run by
+// OpenCV's dnn module. Opts.Model (--model DIR) loads another folder of the same three files.
+// They are trained by `make train` (scripts/dicenet/*.py with Debian's python3-torch, on the
+// shared photo sets plus frames drawn by scripts/simframes); package dicebench and
+// `cantstop dice bench` measure them.
+//
+// A Reader may be used from several goroutines (one network pass at a time); Close frees the
+// networks' C memory.
+package dice

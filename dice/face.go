@@ -1,0 +1,190 @@
+package dice
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// faceSquare cuts the cfg.FaceSide square round a die of the given side centred at (cx, cy)
+// from a BGR frame (common.face_square): a square of cfg.Crop*side pixels, rounded to whole
+// pixels, the frame's edge replicated past it, shrunk (or grown) to FaceSide. The caller
+// closes it.
+func faceSquare(frame gocv.Mat, cx, cy, side float64, cfg config) gocv.Mat {
+	n := max(4, int(math.RoundToEven(cfg.Crop*side)))
+	x0 := int(math.RoundToEven(cx - float64(n)/2))
+	y0 := int(math.RoundToEven(cy - float64(n)/2))
+	h, w := frame.Rows(), frame.Cols()
+	in := image.Rect(x0, y0, x0+n, y0+n).Intersect(image.Rect(0, 0, w, h))
+	interp := gocv.InterpolationLinear
+	if n > cfg.FaceSide {
+		interp = gocv.InterpolationArea
+	}
+	sz := image.Pt(cfg.FaceSide, cfg.FaceSide)
+	out := gocv.NewMat()
+	if in.Empty() {
+		p := float64(cfg.Pad)
+		grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(p, p, p, 0), n, n, gocv.MatTypeCV8UC3)
+		defer grey.Close()
+		gocv.Resize(grey, &out, sz, 0, 0, interp)
+		return out
+	}
+	sub := frame.Region(in)
+	defer sub.Close()
+	px0, py0 := max(0, -x0), max(0, -y0)
+	px1, py1 := max(0, x0+n-w), max(0, y0+n-h)
+	if px0 == 0 && py0 == 0 && px1 == 0 && py1 == 0 {
+		gocv.Resize(sub, &out, sz, 0, 0, interp)
+		return out
+	}
+	full := gocv.NewMat()
+	defer full.Close()
+	gocv.CopyMakeBorder(sub, &full, py0, py1, px0, px1, gocv.BorderReplicate, color.RGBA{})
+	gocv.Resize(full, &out, sz, 0, 0, interp)
+	return out
+}
+
+// turns are the quarter turns each square is read at, as np.rot90(sq, k, axes=(1, 2)) for
+// k = 0..3: k = 1 turns the square 90° counter-clockwise. -1 is no turn.
+var turns = [4]gocv.RotateFlag{-1, gocv.Rotate90CounterClockwise, gocv.Rotate180Clockwise, gocv.Rotate90Clockwise}
+
+// turn returns sq turned k quarter turns counter-clockwise (np.rot90(sq, k)). The caller closes it.
+func turn(sq gocv.Mat, k int) gocv.Mat {
+	if k%4 == 0 {
+		return sq.Clone()
+	}
+	out := gocv.NewMat()
+	gocv.Rotate(sq, &out, turns[k%4])
+	return out
+}
+
+// faceBlob turns BGR uint8 squares of one side into the face network's B x 3 x side x side
+// input (common.face_input): per square, each channel less its mean, over the square's spread
+// (population standard deviation of all its values) + 0.02.
+func faceBlob(squares []gocv.Mat) (gocv.Mat, error) {
+	if len(squares) == 0 {
+		return gocv.Mat{}, errors.New("no squares")
+	}
+	h, w := squares[0].Rows(), squares[0].Cols()
+	n := h * w
+	blob := gocv.NewMatWithSizes([]int{len(squares), 3, h, w}, gocv.MatTypeCV32F)
+	dst, err := blob.DataPtrFloat32()
+	if err != nil {
+		blob.Close()
+		return gocv.Mat{}, err
+	}
+	for b, sq := range squares {
+		if sq.Rows() != h || sq.Cols() != w || sq.Type() != gocv.MatTypeCV8UC3 || !sq.IsContinuous() {
+			blob.Close()
+			return gocv.Mat{}, fmt.Errorf("square %d is not a continuous %dx%d BGR image", b, w, h)
+		}
+		pix, err := sq.DataPtrUint8()
+		if err != nil {
+			blob.Close()
+			return gocv.Mat{}, err
+		}
+		x := dst[b*3*n : (b+1)*3*n]
+		for c := 0; c < 3; c++ {
+			sum := 0.0
+			for i := 0; i < n; i++ {
+				v := float32(pix[3*i+c]) / 255
+				x[c*n+i] = v
+				sum += float64(v)
+			}
+			mean := float32(sum / float64(n))
+			for i := 0; i < n; i++ {
+				x[c*n+i] -= mean
+			}
+		}
+		sum := 0.0
+		for _, v := range x {
+			sum += float64(v)
+		}
+		mean := sum / float64(len(x))
+		ss := 0.0
+		for _, v := range x {
+			d := float64(v) - mean
+			ss += d * d
+		}
+		den := float32(math.Sqrt(ss/float64(len(x)))) + 0.02
+		for i := range x {
+			x[i] /= den
+		}
+	}
+	return blob, nil
+}
+
+// squareProbs runs the face network on squares, each at four quarter turns in one batch (all
+// squares unturned, then all turned once, ...), and returns per square the 7 probabilities
+// (0: no die's top face, 1-6: the face) averaged over the turns (pipeline.square_probs).
+func (m *model) squareProbs(squares []gocv.Mat) ([][7]float64, error) {
+	if len(squares) == 0 {
+		return nil, nil
+	}
+	all := make([]gocv.Mat, 0, 4*len(squares))
+	defer func() {
+		for _, t := range all {
+			t.Close()
+		}
+	}()
+	for k := 0; k < 4; k++ {
+		for _, sq := range squares {
+			all = append(all, turn(sq, k))
+		}
+	}
+	blob, err := faceBlob(all)
+	if err != nil {
+		return nil, fmt.Errorf("face input: %w", err)
+	}
+	defer blob.Close()
+	m.face.SetInput(blob, "")
+	out := m.face.Forward("")
+	defer out.Close()
+	if sz := out.Size(); len(sz) != 2 || sz[0] != len(all) || sz[1] != 7 {
+		return nil, fmt.Errorf("face output is %v, want [%d 7]", sz, len(all))
+	}
+	logits, err := out.DataPtrFloat32()
+	if err != nil {
+		return nil, fmt.Errorf("face output: %w", err)
+	}
+	probs := make([][7]float64, len(squares))
+	for i := range all {
+		l := logits[7*i : 7*i+7]
+		top := math.Inf(-1)
+		for _, v := range l {
+			top = math.Max(top, float64(v))
+		}
+		var e [7]float64
+		sum := 0.0
+		for j, v := range l {
+			e[j] = math.Exp(float64(v) - top)
+			sum += e[j]
+		}
+		p := &probs[i%len(squares)]
+		for j := range e {
+			p[j] += e[j] / sum / 4
+		}
+	}
+	return probs, nil
+}
+
+// faceProbs reads each candidate's face (pipeline.face_probs).
+func (m *model) faceProbs(frame gocv.Mat, cands []cand) ([][7]float64, error) {
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	sq := make([]gocv.Mat, len(cands))
+	for i, c := range cands {
+		sq[i] = faceSquare(frame, c.x, c.y, c.side, m.cfg)
+	}
+	defer func() {
+		for _, s := range sq {
+			s.Close()
+		}
+	}()
+	return m.squareProbs(sq)
+}

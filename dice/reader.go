@@ -1,0 +1,70 @@
+package dice
+
+import (
+	"fmt"
+	"image"
+	"sync"
+
+	"gocv.io/x/gocv"
+)
+
+// Opts tunes a Reader. The zero value reads any number of dice anywhere in the frame with
+// the built-in networks.
+type Opts struct {
+	// Expect is the number of dice that must be on the table (4 in the companion); 0 accepts any count.
+	Expect int `json:"expect"`
+	// Tray limits the dice to those whose centre lies in this rectangle of the frame (frame
+	// pixels); empty = the whole frame.
+	Tray image.Rectangle `json:"tray"`
+	// Model is a folder holding detector.onnx, face.onnx and model.json to use instead of the
+	// built-in networks (held-out folds, retrained weights); "" = built in.
+	Model string `json:"model,omitempty"`
+}
+
+// Reader reads dice from frames with two networks run by OpenCV's dnn module: a detector that
+// finds each die's centre and size, and a face network that reads each die's top face or says
+// it cannot. A Reader may be used from several goroutines; Close frees the networks.
+type Reader struct {
+	o  Opts
+	m  *model
+	mu sync.Mutex // guards the networks: an OpenCV Net is not safe for concurrent use
+}
+
+// NewReader loads the networks (the built-in ones unless o.Model names a folder).
+func NewReader(o Opts) (*Reader, error) {
+	m, err := loadModel(o.Model)
+	if err != nil {
+		return nil, fmt.Errorf("load dice model: %w", err)
+	}
+	return &Reader{o: o, m: m}, nil
+}
+
+// Opts returns the options the Reader was made with.
+func (r *Reader) Opts() Opts { return r.o }
+
+// Read finds the dice in a BGR frame and reads their top faces. It never guesses: a die whose
+// face is not read surely, or a spot that may be a die, makes the Reading StatusUnreadable.
+func (r *Reader) Read(frame gocv.Mat) Reading {
+	if frame.Empty() || frame.Channels() != 3 {
+		return Reading{Status: StatusUnreadable, Why: "empty or not a colour frame"}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cands, err := r.m.candidates(frame)
+	if err != nil {
+		return Reading{Status: StatusUnreadable, Why: err.Error()}
+	}
+	cands = inTray(cands, r.o.Tray)
+	probs, err := r.m.faceProbs(frame, cands)
+	if err != nil {
+		return Reading{Status: StatusUnreadable, Why: err.Error()}
+	}
+	return decide(cands, probs, r.m.th, r.o.Expect)
+}
+
+// Close frees the networks' C memory.
+func (r *Reader) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m.close()
+}

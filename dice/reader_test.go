@@ -1,0 +1,182 @@
+package dice
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// readPhoto reads a photo under testdata.
+func readPhoto(t testing.TB, file string) gocv.Mat {
+	t.Helper()
+	m := gocv.IMRead(filepath.Join("testdata", file), gocv.IMReadColor)
+	if m.Empty() {
+		m.Close()
+		t.Fatalf("cannot read testdata/%s", file)
+	}
+	return m
+}
+
+// labelled is a photo and its dice's values, sorted.
+type labelled struct {
+	file   string // under testdata
+	values []int
+}
+
+// readLabels reads testdata/photos/RIG/labels.csv.
+func readLabels(t testing.TB, rig string) []labelled {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "photos", rig, "labels.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []labelled
+	for _, r := range rows[1:] {
+		var v []int
+		for _, s := range strings.Fields(r[1]) {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				t.Fatalf("%s: %v", rig, err)
+			}
+			v = append(v, n)
+		}
+		sort.Ints(v)
+		out = append(out, labelled{filepath.Join("photos", rig, r[0]), v})
+	}
+	return out
+}
+
+// minExact is the share of each rig's labelled photos (at most six dice) that must be read
+// exactly. The floors sit a little below what the built-in networks score with model.json's
+// thresholds, measured 2026-12-05 with the first trained weights and thresholds peak 0.3,
+// face 0.9, doubt 0.9 (not yet tuned on held-out folds): matteop65 22/80, nell-byler 0/48 (a
+// spot in the box's corners doubts nearly every photo), tai-studio 0/4. The target is 90%.
+// Re-measure and raise them whenever dice/model changes.
+var minExact = map[string]float64{"matteop65": 0.25, "nell-byler": 0, "tai-studio": 0}
+
+// TestReadPhotos reads every labelled photo of the three rigs. The matteop65 and nell-byler
+// photos were in the networks' training set (held-out figures are in model.json's held_out),
+// so this checks the Go reader end to end, not how well it generalises; tai-studio has no
+// boxes and was never trained on. No photo may be read (StatusRead) with wrong values, as
+// train.score counts them: the reader must say unreadable rather than guess.
+func TestReadPhotos(t *testing.T) {
+	r, err := NewReader(Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, rig := range []string{"matteop65", "nell-byler", "tai-studio"} {
+		t.Run(rig, func(t *testing.T) {
+			photos := readLabels(t, rig)
+			exact, wrong, n := 0, 0, 0
+			for _, p := range photos {
+				if len(p.values) > 6 {
+					continue
+				}
+				n++
+				f := readPhoto(t, p.file)
+				rd := r.Read(f)
+				f.Close()
+				switch {
+				case rd.Status == StatusRead && reflect.DeepEqual(rd.Values(), p.values):
+					exact++
+				case rd.Status == StatusRead:
+					wrong++
+					t.Errorf("%s: %v %v (%s), labelled %v", p.file, rd.Status, rd.Values(), rd.Why, p.values)
+				default:
+					t.Logf("%s: %v %v (%s), labelled %v", p.file, rd.Status, rd.Values(), rd.Why, p.values)
+				}
+			}
+			t.Logf("%s: %d photos, %d read exactly, %d wrong", rig, n, exact, wrong)
+			if n == 0 {
+				t.Fatal("no labelled photos")
+			}
+			if float64(exact) < minExact[rig]*float64(n) {
+				t.Errorf("%d of %d photos read exactly, want at least %.0f%%", exact, n, 100*minExact[rig])
+			}
+		})
+	}
+}
+
+// TestReadOpts: the tray leaves out dice outside it, Expect asks for a count, and a frame
+// that is not a colour picture is refused.
+func TestReadOpts(t *testing.T) {
+	f := readPhoto(t, "photos/matteop65/three_49.jpg")
+	defer f.Close()
+	all, err := NewReader(Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	rd := all.Read(f)
+	if rd.Status != StatusRead || len(rd.Dice) < 2 {
+		t.Fatalf("whole frame: %v %v (%s)", rd.Status, rd.Values(), rd.Why)
+	}
+	// A tray holding only the leftmost die.
+	d0, d1 := rd.Dice[0].Box, rd.Dice[1].Box
+	tray := d0.Union(d0)
+	tray.Max.X = (d0.Max.X + d1.Min.X) / 2
+	if tray.Max.X <= (d0.Min.X+d0.Max.X)/2 {
+		tray.Max.X = (d0.Min.X+d0.Max.X)/2 + 1
+	}
+	for _, tc := range []struct {
+		o      Opts
+		status Status
+		dice   int
+	}{
+		{Opts{Tray: tray}, StatusRead, 1},
+		{Opts{Expect: len(rd.Dice)}, StatusRead, len(rd.Dice)},
+		{Opts{Expect: len(rd.Dice) + 1}, StatusWrongCount, len(rd.Dice)},
+	} {
+		r, err := NewReader(tc.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Read(f)
+		r.Close()
+		if got.Status != tc.status || len(got.Dice) != tc.dice {
+			t.Errorf("%+v: %v with %d dice (%s), want %v with %d", tc.o, got.Status, len(got.Dice), got.Why, tc.status, tc.dice)
+		}
+	}
+	grey := gocv.NewMatWithSize(10, 10, gocv.MatTypeCV8UC1)
+	defer grey.Close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	for _, m := range []gocv.Mat{grey, empty} {
+		if got := all.Read(m); got.Status != StatusUnreadable {
+			t.Errorf("%dx%d %d channels: %v", m.Cols(), m.Rows(), m.Channels(), got.Status)
+		}
+	}
+}
+
+// BenchmarkRead reads a 640x480 photo (matteop65, one die) and a 640x640 one (nell-byler,
+// six dice). OpenCV's dnn uses every core unless run under taskset.
+func BenchmarkRead(b *testing.B) {
+	r, err := NewReader(Opts{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	for _, file := range []string{"photos/matteop65/dice_40.jpg", "photos/nell-byler/IMG_20191208_111816.jpg"} {
+		f := readPhoto(b, file)
+		b.Run(fmt.Sprintf("%dx%d", f.Cols(), f.Rows()), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r.Read(f)
+			}
+		})
+		f.Close()
+	}
+}

@@ -1,0 +1,70 @@
+package dice
+
+import (
+	"image"
+	"sort"
+)
+
+// Status says whether a Reading can be trusted.
+type Status int
+
+const (
+	// StatusRead: every die was found and its face read surely.
+	StatusRead Status = iota
+	// StatusNotSettled: the dice are still moving (only Settle and WatchRolls return it).
+	StatusNotSettled
+	// StatusUnreadable: a die's face is not read surely, or something may be a die or not.
+	StatusUnreadable
+	// StatusWrongCount: the faces were read but there are not Opts.Expect dice.
+	StatusWrongCount
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusRead:
+		return "read"
+	case StatusNotSettled:
+		return "not settled"
+	case StatusUnreadable:
+		return "unreadable"
+	case StatusWrongCount:
+		return "wrong count"
+	}
+	return "unknown"
+}
+
+// MarshalText makes Status print as its name in JSON.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Die is one die found in a frame.
+type Die struct {
+	// Value is the top face, 1-6, or 0 when the face could not be read surely.
+	Value int `json:"value"`
+	// Box is the die's box in frame pixels (a square round its centre, the detector's size).
+	Box image.Rectangle `json:"box"`
+	// Confidence in [0,1]: the face network's probability of Value, averaged over four turns
+	// (for an unread die, of the value it leaned to).
+	Confidence float64 `json:"confidence"`
+	// Why tells what was wrong when Value is 0.
+	Why string `json:"why,omitempty"`
+}
+
+// Reading is the result of reading one frame.
+type Reading struct {
+	Status Status `json:"status"`
+	Dice   []Die  `json:"dice"`
+	// Why says what made the reading anything but StatusRead.
+	Why string `json:"why,omitempty"`
+}
+
+// Values returns the values of the dice that were read, sorted; unreadable dice are left out.
+func (r Reading) Values() []int {
+	v := make([]int, 0, len(r.Dice))
+	for _, d := range r.Dice {
+		if d.Value > 0 {
+			v = append(v, d.Value)
+		}
+	}
+	sort.Ints(v)
+	return v
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs each fuzz target for a short time (default 10s; FUZZTIME=1m for longer),
+# one target per go test invocation as go requires. Seed corpora come from the
+# packages' testdata (f.Add in each target); a failing input is written to
+# PKG/testdata/fuzz/FuzzX/ and replayed by the normal go test run from then on.
+#   scripts/fuzz.sh [FuzzX ...]     default: all targets below
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=$PATH:/usr/local/go/bin
+fuzztime=${FUZZTIME:-10s}
+# target package: the decoders that take bytes from outside the program.
+targets=(
+  "FuzzDecodeImage ./camera/"      # image headers and decoding (dir:, file:, dice read)
+  "FuzzMJPEGSplitter ./camera/"    # rpicam-vid's MJPEG stream
+  "FuzzJournal ./companion/"       # the saved game
+  "FuzzParse ./config/"            # cantstop.conf
+  "FuzzParsePosition ./engine/"    # position notation
+)
+want=("$@")
+for t in "${targets[@]}"; do
+  read -r name pkg <<<"$t"
+  if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then continue; fi
+  echo "fuzz: $name in $pkg for $fuzztime"
+  # -parallel 2: the machine has 2 cores (and the camera package is cgo-linked).
+  go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel "${FUZZPARALLEL:-2}" "$pkg"
+done
