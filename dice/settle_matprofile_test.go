@@ -28,7 +28,7 @@ func TestSettleLeavesNoMat(t *testing.T) {
 		}
 		img.Close()
 	}
-	src := newListSource(t, filepath.Join("testdata", "photos", "matteop65", "four_36.jpg"), 2, 5)
+	src := newListSource(t, filepath.Join("testdata", "photos", "matteop65", "four_41.jpg"), 2, 5)
 	if _, err := Settle(context.Background(), src, r, DefaultSettleOpts()); err != nil {
 		t.Fatal(err)
 	}

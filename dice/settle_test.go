@@ -71,7 +71,7 @@ func newListSource(t testing.TB, photo string, moving, still int) *listSource {
 }
 
 func TestSettleWaitsForStillFrames(t *testing.T) {
-	photo := filepath.Join("testdata", "photos", "matteop65", "four_36.jpg")
+	photo := filepath.Join("testdata", "photos", "matteop65", "four_41.jpg")
 	r := settleReader(t)
 	img := gocv.IMRead(photo, gocv.IMReadColor)
 	want := r.Read(img)
@@ -130,7 +130,7 @@ func (s *slowSource) Frame(ctx context.Context) (gocv.Mat, error) {
 }
 
 func TestWatchRolls(t *testing.T) {
-	a := filepath.Join("testdata", "photos", "matteop65", "three_1.jpg")
+	a := filepath.Join("testdata", "photos", "matteop65", "three_6.jpg")
 	b := filepath.Join("testdata", "photos", "matteop65", "five_4.jpg")
 	// Still on roll A, then roll B tumbles in and settles, then roll A again.
 	src := &listSource{}
@@ -156,12 +156,12 @@ func TestWatchRolls(t *testing.T) {
 // the 3 painted out (a speck of glare taking it, flickering light), which reads as a 2; each
 // frame is read alone (Average 1), as a mean would smooth the flicker away.
 func TestSettleDisputed(t *testing.T) {
-	img := settlePhoto(t, "matteop65/three_1.jpg")
+	img := settlePhoto(t, "matteop65/three_6.jpg")
 	defer img.Close()
 	painted := img.Clone()
 	defer painted.Close()
-	c := painted.GetVecbAt(235-14, 324+0) // the face's colour above the pip
-	gocv.Circle(&painted, image.Pt(324, 235), 8, color.RGBA{c[2], c[1], c[0], 0}, -1)
+	c := painted.GetVecbAt(311, 332-12) // the face's colour left of the pip
+	gocv.Circle(&painted, image.Pt(332, 311), 7, color.RGBA{c[2], c[1], c[0], 0}, -1)
 	r := settleReader(t)
 	if rd := r.Read(painted); fmt.Sprint(rd.Values()) != "[2]" {
 		t.Fatalf("the painted frame reads %v %v, want [2]: the test needs a frame read otherwise", rd.Status, rd.Values())

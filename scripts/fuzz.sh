@@ -14,6 +14,7 @@ targets=(
   "FuzzMJPEGSplitter ./camera/"    # rpicam-vid's MJPEG stream
   "FuzzJournal ./companion/"       # the saved game
   "FuzzParse ./config/"            # cantstop.conf
+  "FuzzParseProfile ./calibration/" # calibration.json
   "FuzzParsePosition ./engine/"    # position notation
 )
 want=("$@")

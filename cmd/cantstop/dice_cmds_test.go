@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"os"
 	"path/filepath"
@@ -54,13 +56,24 @@ func TestDiceReadNoDice(t *testing.T) {
 func TestDiceReadBadFile(t *testing.T) {
 	dir := t.TempDir()
 	notPicture := filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "labels.csv")
+	// A 45-byte PNG whose header claims 100000x100000: once an abort inside OpenCV.
+	huge := filepath.Join(dir, "huge.png")
+	ihdr := binary.BigEndian.AppendUint32([]byte("IHDR"), 100000)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, 100000)
+	ihdr = append(ihdr, 8, 2, 0, 0, 0)
+	png := append([]byte("\x89PNG\r\n\x1a\n"), 0, 0, 0, 13)
+	png = binary.BigEndian.AppendUint32(append(png, ihdr...), crc32.ChecksumIEEE(ihdr))
+	if err := os.WriteFile(huge, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		arg, want string
 	}{
 		{filepath.Join(dir, "missing.jpg"), "no such file or directory"},
 		{"file:" + filepath.Join(dir, "roll.jpg"), "use --camera file:"},
 		{dir, "a folder, not a picture"},
-		{notPicture, "not a picture OpenCV can decode"},
+		{notPicture, "not an image OpenCV can decode"},
+		{huge, "png of 100000x100000 px (10000.0 MP) is larger than"},
 	} {
 		_, err := calibrateCLI(t, "", "dice", "read", tc.arg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -180,7 +193,7 @@ func TestDiceBenchSettle(t *testing.T) {
 	// Single dice the reader reads from the photos as they are (tai-studio's it does not).
 	dir := t.TempDir()
 	labels := "file,values\n"
-	for _, f := range []struct{ file, values string }{{"dice_1.jpg", "1"}, {"three_1.jpg", "3"}, {"five_4.jpg", "5"}} {
+	for _, f := range []struct{ file, values string }{{"three_6.jpg", "3"}, {"six_6.jpg", "6"}, {"five_4.jpg", "5"}} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", f.file))
 		if err != nil {
 			t.Fatal(err)

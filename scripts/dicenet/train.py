@@ -42,7 +42,7 @@ def train_detector(photos, iters, seed):
     m.train()
     t0 = time.time()
     for it in range(iters):
-        batch = [data.det_sample(*items[rng.integers(len(items))], rng) for _ in range(16)]
+        batch = [data.det_sample(*items[i][:2], rng, items[i][2]) for i in rng.integers(len(items), size=16)]
         x = torch.from_numpy(np.stack([common.det_input(b[0])[0] for b in batch]))
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
