@@ -153,6 +153,13 @@ func openCapture(name string, open func() (*gocv.VideoCapture, error), loop bool
 	if err != nil {
 		return nil, err
 	}
+	// The size the container or pipeline announces, checked before a frame is decoded
+	// (0 where the back-end cannot tell until it decodes one: FitFrame checks that).
+	w, h := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight))
+	if err := (ImageHeader{Format: "video", Width: w, Height: h}).checkSize(); err != nil {
+		vc.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	first := gocv.NewMat()
 	if !vc.Read(&first) || first.Empty() {
 		first.Close()
