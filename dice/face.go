@@ -173,9 +173,10 @@ func (m *model) squareProbs(squares []gocv.Mat) ([][7]float64, error) {
 }
 
 // faceBatch is how many squares go through the face network at once (times four turns): the
-// network's buffers grow with the batch. The simulated table as the service runs it peaks at
-// 55-57 MB with one square a batch, 62 MB with four and 63 MB with all (`make lean-check`,
-// MALLOC_ARENA_MAX=2 GOMEMLIMIT=24MiB), against a 60 MB budget.
+// network's buffers grow with the batch. With the networks of 21:05 on 2026-12-05, the
+// simulated table as the service runs it (`make lean-check`) peaked at 55-57 MB with one square
+// a batch, 62 MB with four and 63 MB with all, against a 60 MB budget; BENCHMARKS-dice.md has
+// the current figure.
 const faceBatch = 1
 
 // faceProbs reads each candidate's face (pipeline.face_probs).
