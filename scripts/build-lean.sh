@@ -34,8 +34,10 @@ ldflags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$prefix/lib
 ldflags="$ldflags $(pkg-config --libs gstreamer-base-1.0 gstreamer-app-1.0 gstreamer-riff-1.0 gstreamer-pbutils-1.0 gstreamer-video-1.0 gstreamer-audio-1.0)"
 
 if [ "$out" = --test ]; then
+  # The image-file tests encode BMP, WebP and TIFF files, codecs the lean OpenCV leaves out (its imencode
+  # throws); make test runs it against Debian's OpenCV.
   env "${env[@]}" CGO_CPPFLAGS="$cflags" CGO_CXXFLAGS="--std=c++11" CGO_LDFLAGS="$ldflags" \
-    go test -count=1 -tags customenv ./camera/... ./dice/... ./dicebench/... ./calibration/... ./companion/...
+    go test -count=1 -tags customenv -skip '^(TestReadImageHeader|TestDecodeImageRefuses|TestDecodeImageSizes|FuzzDecodeImage)$' ./camera/... ./dice/... ./dicebench/... ./calibration/... ./companion/...
   exit
 fi
 
