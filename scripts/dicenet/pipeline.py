@@ -41,11 +41,10 @@ def face_probs(face, img, cands):
 
 def square_probs(face, sq):
     """The face network's probabilities for squares B x FACE x FACE x 3, averaged over four turns."""
-    cands = sq
     turns = np.concatenate([np.rot90(sq, k, axes=(1, 2)) for k in range(4)])
     with torch.no_grad():
         p = torch.softmax(face(torch.from_numpy(common.face_input(np.ascontiguousarray(turns)))), 1).numpy()
-    return p.reshape(4, len(cands), 7).mean(0)
+    return p.reshape(4, len(sq), 7).mean(0)
 
 
 def decide(cands, probs, th):
