@@ -32,8 +32,8 @@ type thresholds struct {
 	Peak float64 `json:"peak"`
 	// Face: a die's face is read only if its value's probability reaches this.
 	Face float64 `json:"face"`
-	// Doubt: a non-die peak the face network calls a die with at least this makes the frame
-	// unreadable (above 1: never).
+	// Doubt: a non-die peak whose face value the network reads with at least this makes the
+	// frame unreadable (above 1: never).
 	Doubt float64 `json:"doubt"`
 	// MinPeak is config.MinPeak: a doubt needs a peak at least this sure.
 	MinPeak float64 `json:"-"`
