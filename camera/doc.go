@@ -10,8 +10,10 @@
 //
 // Specs are listed by Schemes and parsed by ParseSpec; Controls fix exposure, white balance,
 // gain and focus so every frame looks alike. Picture files are loaded with bounds
-// (imagefile.go: LoadImage, DecodeImage): the header is checked before anything is decoded,
-// and frames are scaled to at most WorkingSide (2048) pixels. Overexposed is the check of a
+// (imagefile.go: LoadImage, DecodeImage): the header is checked (package imghdr) before
+// anything is decoded, a JPEG cut short is refused, formats this build's OpenCV lacks
+// (codecs_*.go) are refused by name, and frames are scaled to at most WorkingSide (2048)
+// pixels. rpicam-vid's stream is cut into images by package mjpeg. Overexposed is the check of a
 // picture clipped white that calibration and cantstop doctor make; OpenCVVersion reports the
 // OpenCV linked in.
 package camera

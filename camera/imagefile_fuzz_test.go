@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cantstop/cantstop/camera/imghdr"
+	"github.com/cantstop/cantstop/camera/imghdr/imghdrtest"
 )
 
 // FuzzDecodeImage: arbitrary bytes never crash DecodeImage (OpenCV aborts the
@@ -18,19 +21,19 @@ func FuzzDecodeImage(f *testing.F) {
 		}
 	}
 	for _, ext := range []string{".jpg", ".png", ".bmp", ".webp", ".tiff", ".ppm"} {
-		f.Add(encodeExt(f, ext, 40, 24))
+		f.Add(pattern(f, ext))
 	}
-	f.Add(hugePNG(f, 100000, 100000))
-	f.Add(withJPEGSize(f, encodeExt(f, ".jpg", 64, 48), 60000, 60000))
+	f.Add(imghdrtest.HugePNG(100000, 100000))
+	f.Add(hugeJPEG(f, pattern(f, ".jpg"), 60000, 60000))
 	f.Add([]byte("P6\n99999 99999\n255\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, herr := ReadImageHeader(data)
+		h, herr := imghdr.Read(data)
 		m, err := DecodeImage(data)
 		if err != nil {
 			return
 		}
 		defer m.Close()
-		if herr != nil || h.checkSize() != nil {
+		if herr != nil || h.Check() != nil {
 			t.Fatalf("decoded although the header is refused: %v %+v", herr, h)
 		}
 		if m.Empty() || max(m.Cols(), m.Rows()) > WorkingSide {

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"gocv.io/x/gocv"
+
+	"github.com/cantstop/cantstop/camera/imghdr"
 )
 
 // imageExts are the still-image formats Debian's OpenCV decodes.
@@ -156,7 +158,7 @@ func openCapture(name string, open func() (*gocv.VideoCapture, error), loop bool
 	// The size the container or pipeline announces, checked before a frame is decoded
 	// (0 where the back-end cannot tell until it decodes one: FitFrame checks that).
 	w, h := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight))
-	if err := (ImageHeader{Format: "video", Width: w, Height: h}).checkSize(); err != nil {
+	if err := (imghdr.Header{Format: "video", Width: w, Height: h}).Check(); err != nil {
 		vc.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

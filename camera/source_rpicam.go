@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"github.com/cantstop/cantstop/camera/mjpeg"
 )
 
 // RpicamOpts configures a Raspberry Pi Camera Module read through rpicam-vid.
@@ -351,7 +353,7 @@ func (r *Rpicam) run(ctx context.Context, first bool) (frames int, err error) {
 		}
 	}()
 
-	split := newMJPEGSplitter(stdout, 64<<20)
+	split := mjpeg.NewSplitter(stdout, 64<<20)
 	drop := r.o.DropFrames
 	for {
 		img, rerr := split.Next()

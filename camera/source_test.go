@@ -330,6 +330,36 @@ func TestOpenVideoSource(t *testing.T) {
 	src.Close()
 }
 
+// TestOpenOversizeVideo: a video file or pipeline whose announced frame size is
+// over the limits is refused when it is opened, before a frame is decoded.
+func TestOpenOversizeVideo(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "wide.avi")
+	vw, err := gocv.VideoWriterFile(path, "MJPG", 10, 12016, 16, true)
+	if err != nil || !vw.IsOpened() {
+		t.Fatalf("cannot write a 12016x16 MJPG .avi: %v", err)
+	}
+	m := gocv.NewMatWithSize(16, 12016, gocv.MatTypeCV8UC3)
+	vw.Write(m)
+	vw.Write(m)
+	m.Close()
+	vw.Close()
+	for spec, want := range map[string]string{
+		"video:" + path: "video of 12016x16 px",
+		"gst:videotestsrc num-buffers=2 ! video/x-raw,width=12800,height=8 ! videoconvert ! video/x-raw,format=BGR ! appsink": "video of 12800x8 px",
+	} {
+		src, err := Open(ctx, spec, Controls{}, nil)
+		if err == nil {
+			src.Close()
+			t.Errorf("%s opened, want refused", spec)
+			continue
+		}
+		if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "12000 px a side") {
+			t.Errorf("%s: error %q lacks %q and the limit", spec, err, want)
+		}
+	}
+}
+
 func TestOpenGStreamerSource(t *testing.T) {
 	ctx := context.Background()
 	src, err := Open(ctx, "gst:videotestsrc num-buffers=3 ! video/x-raw,width=160,height=120 ! videoconvert ! video/x-raw,format=BGR ! appsink", Controls{}, nil)

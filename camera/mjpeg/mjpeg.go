@@ -1,22 +1,24 @@
-package camera
+package mjpeg
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/cantstop/cantstop/camera/imghdr"
 )
 
-// mjpegSplitter cuts a stream of concatenated JPEG images (rpicam-vid
+// Splitter cuts a stream of concatenated JPEG images (rpicam-vid
 // --codec mjpeg -o -) into whole images. It walks the JPEG segment structure
 // rather than searching for FFD9, because an EXIF thumbnail carries its own
 // SOI/EOI inside an APP1 segment; in entropy-coded data FF is always followed
 // by 00 (stuffing), a restart marker, or a real marker. Bytes outside an image
 // and images cut short are dropped and counted, and reading resumes at the
 // next SOI. An image whose frame header (SOF) claims a size over the limits
-// of DecodeImage is dropped too, and counted in Oversize: OpenCV would abort
+// of package imghdr is dropped too, and counted in Oversize: OpenCV would abort
 // the process on it.
-type mjpegSplitter struct {
+type Splitter struct {
 	r        *bufio.Reader
 	max      int   // largest image accepted, bytes
 	Dropped  int64 // bytes skipped while resynchronising
@@ -28,13 +30,14 @@ type mjpegSplitter struct {
 // errResync means the stream is not a well-formed JPEG at this point.
 var errResync = errors.New("malformed JPEG stream")
 
-func newMJPEGSplitter(r io.Reader, max int) *mjpegSplitter {
-	return &mjpegSplitter{r: bufio.NewReaderSize(r, 256<<10), max: max}
+// NewSplitter reads images of at most max bytes from r.
+func NewSplitter(r io.Reader, max int) *Splitter {
+	return &Splitter{r: bufio.NewReaderSize(r, 256<<10), max: max}
 }
 
 // Next returns the next whole image (a fresh slice) or the read error; a
 // stream that ends between images gives io.EOF, inside one io.ErrUnexpectedEOF.
-func (s *mjpegSplitter) Next() ([]byte, error) {
+func (s *Splitter) Next() ([]byte, error) {
 	for {
 		if err := s.findSOI(); err != nil {
 			return nil, err
@@ -52,7 +55,7 @@ func (s *mjpegSplitter) Next() ([]byte, error) {
 }
 
 // findSOI consumes bytes up to and including the next FF D8.
-func (s *mjpegSplitter) findSOI() error {
+func (s *Splitter) findSOI() error {
 	for {
 		chunk, err := s.r.ReadSlice(0xFF)
 		s.Dropped += int64(len(chunk))
@@ -79,7 +82,7 @@ func (s *mjpegSplitter) findSOI() error {
 }
 
 // marker reads FF (fill FFs) XX and returns XX.
-func (s *mjpegSplitter) marker() (byte, error) {
+func (s *Splitter) marker() (byte, error) {
 	b, err := s.r.ReadByte()
 	if err != nil {
 		return 0, err
@@ -98,7 +101,7 @@ func (s *mjpegSplitter) marker() (byte, error) {
 	return b, nil
 }
 
-func (s *mjpegSplitter) image() ([]byte, error) {
+func (s *Splitter) image() ([]byte, error) {
 	buf := []byte{0xFF, 0xD8}
 	m, err := s.marker()
 	for {
@@ -135,10 +138,10 @@ func (s *mjpegSplitter) image() ([]byte, error) {
 		if _, err = io.ReadFull(s.r, buf[start:]); err != nil {
 			return buf, err
 		}
-		if isSOF(m) {
-			w, h, serr := sofSize(buf[start:])
+		if imghdr.IsSOF(m) {
+			w, h, serr := imghdr.SOFSize(buf[start:])
 			if serr == nil {
-				serr = ImageHeader{Format: "jpeg", Width: w, Height: h}.checkSize()
+				serr = imghdr.Header{Format: "jpeg", Width: w, Height: h}.Check()
 			}
 			if serr != nil {
 				s.Oversize++
@@ -155,7 +158,7 @@ func (s *mjpegSplitter) image() ([]byte, error) {
 }
 
 // scan copies entropy-coded data up to the next marker, which it returns.
-func (s *mjpegSplitter) scan(buf []byte) ([]byte, byte, error) {
+func (s *Splitter) scan(buf []byte) ([]byte, byte, error) {
 	for {
 		chunk, err := s.r.ReadSlice(0xFF)
 		buf = append(buf, chunk...)
