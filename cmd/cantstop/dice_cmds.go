@@ -54,6 +54,9 @@ func diceReadCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "read [FILE]",
 		Short: "Read the dice in one picture (or one settled camera frame)",
+		Long: "read prints the reading's status and values, then each die with its box and confidence.\n\n" +
+			"Exit codes: 0 read; 3 unreadable (a face not read surely, or no dice found); 4 wrong count (--expect);\n" +
+			"5 not settled (--settle); 1 an error (file, camera); 2 a bad command line.",
 		Example: `  cantstop dice read roll.jpg --out roll-annotated.png
   cantstop dice read --camera v4l2:/dev/video0 --expect 4 --json
   cantstop dice read --camera rpicam --settle
@@ -104,7 +107,18 @@ func diceReadCmd() *cobra.Command {
 					return fmt.Errorf("write %s: cannot encode (use a .png or .jpg name in a writable folder)", out)
 				}
 			}
-			return printReading(cmd.OutOrStdout(), rd, asJSON)
+			if err := printReading(cmd.OutOrStdout(), rd, asJSON); err != nil {
+				return err
+			}
+			switch rd.Status {
+			case dice.StatusUnreadable:
+				return &exitCodeError{code: exitUnreadable}
+			case dice.StatusWrongCount:
+				return &exitCodeError{code: exitWrongCount}
+			case dice.StatusNotSettled:
+				return &exitCodeError{code: exitNotSettled}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&cam, "camera", "", "read from a camera or source spec ("+strings.Join(camera.Schemes(), ", ")+")")

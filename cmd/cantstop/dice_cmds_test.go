@@ -29,6 +29,23 @@ func TestDiceReadFile(t *testing.T) {
 	if rd.Status != "read" || len(rd.Dice) != 2 || rd.Dice[0].Value != 5 || rd.Dice[1].Value != 5 {
 		t.Errorf("five_12.jpg (two 5s) read as %+v", rd)
 	}
+	// Scripts tell the outcomes apart by the exit code.
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{photo}, 0},
+		{[]string{photo, "--expect", "2"}, 0},
+		{[]string{photo, "--expect", "4"}, exitWrongCount},
+		{[]string{photo, "--expct", "4"}, exitUsage},
+		{[]string{photo, photo}, exitUsage},
+		{[]string{photo + ".missing"}, exitError},
+	} {
+		out, err := calibrateCLI(t, "", append([]string{"dice", "read"}, c.args...)...)
+		if got := exitCode(err); got != c.code {
+			t.Errorf("dice read %v: exit code %d (%v), want %d\n%s", c.args, got, err, c.code, out)
+		}
+	}
 }
 
 // A picture of the bare table says so, and where to look, rather than a bare "[]".
@@ -45,8 +62,8 @@ func TestDiceReadNoDice(t *testing.T) {
 		t.Fatal("cannot write the table picture")
 	}
 	out, err := calibrateCLI(t, "", "dice", "read", file)
-	if err != nil {
-		t.Fatalf("dice read: %v\n%s", err, out)
+	if code := exitCode(err); code != exitUnreadable {
+		t.Fatalf("dice read of a bare table: exit code %d (%v), want %d (unreadable)\n%s", code, err, exitUnreadable, out)
 	}
 	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first, " []") || !strings.Contains(out, "no dice found: if dice are in view") {
 		t.Errorf("bare table: output %q, want a reading with no dice that says so", out)

@@ -16,11 +16,12 @@ func engineCmds() []*cobra.Command {
 	return []*cobra.Command{newMovesCmd(), newOddsCmd()}
 }
 
-const engPositionHelp = `POSITION is the one-line notation PLAYERS:TURN:PIECES:RUNNERS:OPTIONS (docs/NOTATION.md):
-  2:0                          new two-player game, player 0 to move
-  2:1:7@4/7@5:6@1,10@1         player 1 to move; pieces 7@4 (player 0) and 7@5 (player 1);
+const engPositionHelp = `POSITION is the one-line notation PLAYERS:TURN:PIECES:RUNNERS:OPTIONS (docs/NOTATION.md). The
+notation counts players from 0; the text says P1, P2, ... as the device does:
+  2:0                          new two-player game, P1 to move
+  2:1:7@4/7@5:6@1,10@1         P2 to move; pieces 7@4 (P1's) and 7@5 (P2's);
                                runners on space 1 of columns 6 and 10
-  3:0:12@3//:2@1:w4,forced     player 0 owns column 12; three players, 4 columns win, forced placement
+  3:0:12@3//:2@1:w4,forced     P1 owns column 12; three players, 4 columns win, forced placement
 Options: w3 w4 w5 (columns to win), skip (skip_occupied), nostop (no_stop_on_occupied), forced (forced_placement).`
 
 func newMovesCmd() *cobra.Command {
@@ -28,8 +29,9 @@ func newMovesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "moves POSITION DICE",
 		Short: "List the legal choices for a roll, and why every other pairing or sum is not allowed",
-		Long: "moves settles disputes at the table: it lists every legal choice for the four dice (what each does on\n" +
-			"the board), then each pairing or sum that cannot be used, with the rule that forbids it.\n\n" +
+		Long: "moves settles disputes at the table: it says whether the mover may stop now, lists every legal choice\n" +
+			"for the four dice (what each does on the board), then each pairing or sum that cannot be used, with the\n" +
+			"rule that forbids it.\n\n" +
 			engPositionHelp + "\n\nDICE are four values 1-6: 1546, \"1 5 4 6\", 1 5 4 6 or 1,5,4,6.",
 		Example: `  cantstop moves 2:0 1546
   cantstop moves 2:0::6@1,10@1 2 4 3 5
@@ -48,22 +50,31 @@ func newMovesCmd() *cobra.Command {
 			}
 			a := engine.Explain(p, d)
 			if asJSON {
-				return engWriteJSON(cmd.OutOrStdout(), engMovesJSON{Position: p, Dice: d, Bust: a.Bust(), Choices: a.Choices, Refusals: a.Refusals})
+				ok, why := engStopRuling(p)
+				return engWriteJSON(cmd.OutOrStdout(), engMovesJSON{Position: p, Dice: d, Stop: engStopJSON{ok, why},
+					Bust: a.Bust(), Choices: a.Choices, Refusals: a.Refusals})
 			}
 			engWriteMoves(cmd.OutOrStdout(), p, d, a)
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: position, dice, bust, choices, refusals")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: position, dice, stop {allowed, why}, bust, choices, refusals")
 	return cmd
 }
 
 type engMovesJSON struct {
-	Position engine.Position  `json:"position"`
-	Dice     engine.Dice      `json:"dice"`
+	Position engine.Position `json:"position"`
+	Dice     engine.Dice     `json:"dice"`
+	Stop     engStopJSON     `json:"stop"` // may the mover stop now instead of rolling
+
 	Bust     bool             `json:"bust"`
 	Choices  []engine.Choice  `json:"choices"`
 	Refusals []engine.Refusal `json:"refusals"`
+}
+
+type engStopJSON struct {
+	Allowed bool   `json:"allowed"`
+	Why     string `json:"why"`
 }
 
 func newOddsCmd() *cobra.Command {

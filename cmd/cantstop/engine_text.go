@@ -12,6 +12,9 @@ import (
 // This file says the engine's data in plain English for the CLI; the
 // display package has its own translations.
 
+// engPlayer names a player as the device does: P1, P2, ... (the notation counts from 0).
+func engPlayer(i int) string { return fmt.Sprintf("P%d", i+1) }
+
 func engJoinInts(xs []int, sep string) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
@@ -25,23 +28,23 @@ func engJoinInts(xs []int, sep string) string {
 func engDescribeEnd(p engine.Position) string {
 	w := p.Winner()
 	if w >= 0 && len(p.Claimed(w)) >= p.Rules().WinColumns {
-		return fmt.Sprintf("player %d has won", w)
+		return fmt.Sprintf("%s has won", engPlayer(w))
 	}
 	most, tied := 0, []string{}
 	for pl := 0; pl < p.Players(); pl++ {
 		switch n := len(p.Claimed(pl)); {
 		case n > most:
-			most, tied = n, []string{strconv.Itoa(pl)}
+			most, tied = n, []string{engPlayer(pl)}
 		case n == most:
-			tied = append(tied, strconv.Itoa(pl))
+			tied = append(tied, engPlayer(pl))
 		}
 	}
 	if p.Draw() {
-		return fmt.Sprintf("the game is a draw: all 11 columns are claimed, nobody owns %d, and players %s tie with %d each",
+		return fmt.Sprintf("the game is a draw: all 11 columns are claimed, nobody owns %d, and %s tie with %d each",
 			p.Rules().WinColumns, strings.Join(tied, ", "), most)
 	}
-	return fmt.Sprintf("player %d has won: all 11 columns are claimed, nobody owns %d, and player %d owns the most (%d)",
-		w, p.Rules().WinColumns, w, most)
+	return fmt.Sprintf("%s has won: all 11 columns are claimed, nobody owns %d, and %s owns the most (%d)",
+		engPlayer(w), p.Rules().WinColumns, engPlayer(w), most)
 }
 
 // engDescribePosition is a one-line summary of the mover's state.
@@ -65,37 +68,53 @@ func engDescribePosition(p engine.Position) string {
 	var claims []string
 	for pl := 0; pl < p.Players(); pl++ {
 		if cs := p.Claimed(pl); len(cs) > 0 {
-			claims = append(claims, fmt.Sprintf("player %d owns %s", pl, engJoinInts(cs, ", ")))
+			claims = append(claims, fmt.Sprintf("%s owns %s", engPlayer(pl), engJoinInts(cs, ", ")))
 		}
 	}
-	s := fmt.Sprintf("Position %s: player %d to move, %s, %d left", p, p.Turn(), runners, p.RunnersLeft())
+	s := fmt.Sprintf("Position %s: %s to move, %s, %d left", p, engPlayer(p.Turn()), runners, p.RunnersLeft())
 	if len(claims) > 0 {
 		s += "; " + strings.Join(claims, "; ")
 	}
 	return s + "."
 }
 
-// engPairingDice shows which dice a pairing adds: "1+5 and 4+6".
-func engPairingDice(d engine.Dice, pr engine.Pairing) string {
-	idx := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[pr]
-	return fmt.Sprintf("%d+%d and %d+%d", d[idx[0]], d[idx[1]], d[idx[2]], d[idx[3]])
+// engPairingDice shows which dice a pairing adds, the pair making first come first:
+// "1+5 and 4+6" for 6 and 10.
+func engPairingDice(d engine.Dice, pr engine.Pairing, first int) string {
+	a, b := engPairs(d, pr)
+	if a[0]+a[1] != first {
+		a, b = b, a
+	}
+	return fmt.Sprintf("%d+%d and %d+%d", a[0], a[1], b[0], b[1])
 }
 
-// engPairingsDice lists the dice of several pairings, each distinct split
-// of the values once (3-4-3-4 splits into 3+4 and 3+4 two ways).
-func engPairingsDice(d engine.Dice, prs []engine.Pairing) string {
+// engPairs are the two pairs of dice a pairing adds, in the dice's order.
+func engPairs(d engine.Dice, pr engine.Pairing) ([2]int, [2]int) {
+	idx := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[pr]
+	return [2]int{d[idx[0]], d[idx[1]]}, [2]int{d[idx[2]], d[idx[3]]}
+}
+
+// engChoiceDice lists the dice behind a choice's sums, in the order of its sums
+// ("5+11" is "1+4 and 5+6"; a lone "6" from 3 3 6 6 is "3+3, not 6+6"), each
+// distinct split of the values once (3-4-3-4 splits into 3+4 and 3+4 two ways).
+func engChoiceDice(d engine.Dice, c engine.Choice) string {
 	var out []string
-	seen := map[[2][2]int]bool{}
-	for _, pr := range prs {
-		idx := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[pr]
-		a := [2]int{min(d[idx[0]], d[idx[1]]), max(d[idx[0]], d[idx[1]])}
-		b := [2]int{min(d[idx[2]], d[idx[3]]), max(d[idx[2]], d[idx[3]])}
-		if a[0] > b[0] || (a[0] == b[0] && a[1] > b[1]) {
+	seen := map[string]bool{}
+	for _, pr := range c.Pairings {
+		a, b := engPairs(d, pr)
+		if a[0]+a[1] != c.Sums[0] {
 			a, b = b, a
 		}
-		if !seen[[2][2]int{a, b}] {
-			seen[[2][2]int{a, b}] = true
-			out = append(out, engPairingDice(d, pr))
+		var s string
+		if len(c.Sums) == 2 {
+			s = fmt.Sprintf("%d+%d and %d+%d", a[0], a[1], b[0], b[1])
+		} else {
+			s = fmt.Sprintf("%d+%d, not %d+%d", a[0], a[1], b[0], b[1])
+		}
+		key := fmt.Sprint(min(a[0], a[1]), max(a[0], a[1]), min(b[0], b[1]), max(b[0], b[1]))
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, s)
 		}
 	}
 	return strings.Join(out, " or ")
@@ -131,14 +150,14 @@ func engDescribeChoice(d engine.Dice, c engine.Choice) string {
 	if len(c.Sums) == 2 && c.Sums[0] == c.Sums[1] && len(c.Steps) == 1 {
 		steps = append(steps, "the second step is lost past the top")
 	}
-	return fmt.Sprintf("%s (%s): %s", engJoinInts(c.Sums, "+"), engPairingsDice(d, c.Pairings), strings.Join(steps, ", then "))
+	return fmt.Sprintf("%s (%s): %s", engJoinInts(c.Sums, "+"), engChoiceDice(d, c), strings.Join(steps, ", then "))
 }
 
 // engDescribeRefusal says why a pairing or sum cannot be used.
 func engDescribeRefusal(r engine.Refusal) string {
 	switch r.Reason {
 	case engine.ReasonClaimed:
-		return fmt.Sprintf("%d cannot be used: column %d is claimed by player %d", r.Sum, r.Column, r.Player)
+		return fmt.Sprintf("%d cannot be used: column %d is claimed by %s", r.Sum, r.Column, engPlayer(r.Player))
 	case engine.ReasonTop:
 		return fmt.Sprintf("%d cannot be used: the runner in column %d is already on the top space (not yet won: stop to claim it)", r.Sum, r.Column)
 	case engine.ReasonNoRunner:
@@ -157,19 +176,69 @@ func engDescribeRefusal(r engine.Refusal) string {
 		if r.Player < 0 {
 			return "the game is over: it is a draw"
 		}
-		return fmt.Sprintf("the game is over: player %d has won", r.Player)
+		return fmt.Sprintf("the game is over: %s has won", engPlayer(r.Player))
 	case engine.ReasonStopOnOccupied:
-		return fmt.Sprintf("cannot stop: the runner in column %d stands on player %d's piece (no_stop_on_occupied)", r.Column, r.Player)
+		return fmt.Sprintf("cannot stop: the runner in column %d stands on %s's piece (no_stop_on_occupied)", r.Column, engPlayer(r.Player))
 	case engine.ReasonNoRunnersToStop:
 		return "cannot stop: no runner has been placed this turn"
 	}
 	return r.Reason.String()
 }
 
-// engWriteMoves prints the choices, then the refusals grouped by pairing
-// (pairings with the same sums are shown once).
+// engStopRuling says whether the mover may stop now instead of rolling, and why.
+func engStopRuling(p engine.Position) (bool, string) {
+	ok, r := p.CanStop()
+	if !ok {
+		return false, strings.TrimPrefix(engDescribeRefusal(r), "cannot stop: ")
+	}
+	rs := p.Runners()
+	var banks []string
+	for _, c := range rs.Columns() {
+		b := fmt.Sprintf("column %d at space %d", c, rs[c])
+		if rs[c] == engine.Height(c) {
+			b += fmt.Sprintf(" (claiming column %d)", c)
+		}
+		banks = append(banks, b)
+	}
+	return true, fmt.Sprintf("stopping makes the runners %s's pieces: %s", engPlayer(p.Turn()), strings.Join(banks, ", "))
+}
+
+// engStopAfter is what a choice does to stopping, when it forbids it: "" otherwise.
+func engStopAfter(p engine.Position, c engine.Choice) string {
+	next, err := p.Update(c)
+	if err != nil {
+		return ""
+	}
+	if ok, r := next.CanStop(); !ok && r.Reason == engine.ReasonStopOnOccupied {
+		return fmt.Sprintf("; after it you cannot stop (the runner in column %d would stand on %s's piece)", r.Column, engPlayer(r.Player))
+	}
+	return ""
+}
+
+// engNewRunners counts the new runners a pairing's sums would need.
+func engNewRunners(p engine.Position, sums [2]int) int {
+	rs := p.Runners()
+	n := 0
+	for i, s := range sums {
+		if rs[s] == 0 && (i == 0 || s != sums[0]) {
+			n++
+		}
+	}
+	return n
+}
+
+// engWriteMoves prints whether the mover may stop, the choices, then the
+// refusals grouped by pairing (pairings with the same sums are shown once; a
+// pairing refused both whole, by forced placement, and in part, because both
+// sums must be used, gets one line naming the choices to take instead).
 func engWriteMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analysis) {
 	fmt.Fprintln(w, engDescribePosition(p))
+	ok, why := engStopRuling(p)
+	answer := "No"
+	if ok {
+		answer = "Yes"
+	}
+	fmt.Fprintf(w, "May %s stop now instead of rolling? %s: %s.\n", engPlayer(p.Turn()), answer, why)
 	fmt.Fprintf(w, "Roll %d %d %d %d.\n", d[0], d[1], d[2], d[3])
 	switch {
 	case p.Over():
@@ -179,21 +248,65 @@ func engWriteMoves(w io.Writer, p engine.Position, d engine.Dice, a engine.Analy
 	default:
 		fmt.Fprintf(w, "\nLegal choices (%d):\n", len(a.Choices))
 		for i, c := range a.Choices {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, engDescribeChoice(d, c))
+			fmt.Fprintf(w, "  %d. %s%s\n", i+1, engDescribeChoice(d, c), engStopAfter(p, c))
 		}
 	}
 	if len(a.Refusals) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nNot allowed:")
+	forced := map[[2]int]bool{}
+	for _, r := range a.Refusals {
+		if r.Reason == engine.ReasonForcedPlacement && r.Sum == 0 {
+			forced[r.Sums] = true
+		}
+	}
 	seen := map[string]bool{}
 	for _, r := range a.Refusals {
-		line := fmt.Sprintf("  %d and %d (%s): %s", r.Sums[0], r.Sums[1], engPairingDice(d, r.Pairing), engDescribeRefusal(r))
 		key := fmt.Sprint(r.Sums, r.Sum, r.Reason)
-		if seen[key] {
+		if r.Reason == engine.ReasonMustUseBoth && forced[r.Sums] || seen[key] {
 			continue
 		}
 		seen[key] = true
-		fmt.Fprintln(w, line)
+		why := engDescribeRefusal(r)
+		if r.Reason == engine.ReasonForcedPlacement && r.Sum == 0 {
+			why = engForcedWhy(p, a, r)
+		}
+		fmt.Fprintf(w, "  %d and %d (%s): %s\n", r.Sums[0], r.Sums[1], engPairingDice(d, r.Pairing, r.Sums[0]), why)
 	}
+}
+
+// engForcedWhy explains a pairing refused by forced placement, naming the
+// choices that place more new runners.
+func engForcedWhy(p engine.Position, a engine.Analysis, r engine.Refusal) string {
+	var better []string
+	most := 0
+	for _, c := range a.Choices {
+		better = append(better, engJoinInts(c.Sums, "+"))
+		n := 0
+		for _, st := range c.Steps {
+			if st.New {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	alone := ""
+	if r.Sums[0] != r.Sums[1] {
+		alone = fmt.Sprintf(" (and %d or %d alone is not allowed either: both sums can be used, so both must be)", r.Sums[0], r.Sums[1])
+	}
+	places := "no new runner"
+	if n := engNewRunners(p, r.Sums); n > 0 {
+		places = plural(n, "new runner")
+	}
+	return fmt.Sprintf("not allowed with forced placement: it places %s, and %s %s%s",
+		places, strings.Join(better, " or "), engPlaces(most, len(better)), alone)
+}
+
+// engPlaces is "places 1 new runner" or "each place 1 new runner".
+func engPlaces(n, choices int) string {
+	if choices == 1 {
+		return "places " + plural(n, "new runner")
+	}
+	return "each place " + plural(n, "new runner")
 }

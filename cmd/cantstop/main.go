@@ -13,9 +13,13 @@ func main() {
 	tuneGC()
 	ctx, stop := signalContext(context.Background())
 	defer stop()
-	if err := stopped(ctx, newRootCmd().ExecuteContext(ctx)); err != nil {
+	err := stopped(ctx, newRootCmd().ExecuteContext(ctx))
+	if err != nil && err.Error() != "" {
 		fmt.Fprintln(os.Stderr, "cantstop:", err)
-		os.Exit(1)
+	}
+	if code := exitCode(err); code != 0 {
+		stop()
+		os.Exit(code)
 	}
 }
 

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
@@ -15,5 +19,16 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(calibrateCmds()...)
 	root.AddCommand(companionCmds()...)
 	root.AddCommand(deployCmds()...)
+	v, c := buildVersion()
+	root.Version = fmt.Sprintf("%s (commit %s)", v, c) // --version; `cantstop version` says more
+	root.InitDefaultCompletionCmd()
+	for _, sub := range root.Commands() {
+		if sub.Name() == "completion" {
+			sub.Example = `  cantstop completion bash | sudo tee /etc/bash_completion.d/cantstop   # then open a new shell
+  cantstop completion zsh > "${fpath[1]}/_cantstop"
+  cantstop completion fish > ~/.config/fish/completions/cantstop.fish`
+		}
+	}
+	withUsage(root)
 	return root
 }
