@@ -111,6 +111,22 @@ func (c *Companion) decide(ctx context.Context, d engine.Dice) error {
 			d = *nd
 		case ev.Button == hw.OK && an.Bust():
 			return c.record(Action{Op: OpBust, Dice: d})
+		case ev.Button == hw.Stop && an.Bust():
+			// A bust is often a misread: the dice are on the screen, and STOP corrects them.
+			v, err := c.enterDice(ctx, d[:], 4)
+			if err == errBack {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			c.log.Info("dice corrected", "from", d, "to", v)
+			d = engine.Dice{v[0], v[1], v[2], v[3]}
+		case ev.Button == hw.Stop:
+			// Why not? The pairings and sums this roll cannot use, then back to the choices.
+			if err := c.rules(ctx, &d); err != nil {
+				return err
+			}
 		case ev.Button == hw.OK:
 			ch := an.Choices[sel]
 			r := ch.Runners
@@ -120,7 +136,6 @@ func (c *Companion) decide(ctx context.Context, d engine.Dice) error {
 		case ev.Button == hw.Prev && !an.Bust():
 			sel = (sel + len(an.Choices) - 1) % len(an.Choices)
 		}
-		// STOP here does nothing: a roll that allows a choice must be used first.
 	}
 }
 

@@ -3,6 +3,7 @@ package companion
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -222,11 +223,89 @@ func TestRulesExplainLastRoll(t *testing.T) {
 				}
 				return nil
 			}},
-		press(display.KindMenu, short(hw.Stop)),
-		press(display.KindTurn, short(hw.Next)),
+		press(display.KindTurn, short(hw.Next)), // OK on "Why not?" goes back to the game
 	))
 	c, _ := play(t, t.TempDir(), reads([]int{2, 4, 4, 4}, []int{1, 1, 1, 1}, []int{5, 5, 6, 6}), Options{}, script...)
 	if c.t.pos.Turn() != 1 || lastOp(c).Op != OpBust {
 		t.Fatalf("turn %d, last %s", c.t.pos.Turn(), lastOp(c).Op)
+	}
+}
+
+// TestFalseBustCorrected: with three runners out (6, 7, 8), the camera misreads
+// 5-2-1-1 as 1-1-1-1, a bust; the bust screen shows the dice read, STOP there
+// corrects them, and the corrected roll is played.
+func TestFalseBustCorrected(t *testing.T) {
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok), choose(6, 8),
+		press(display.KindMove, ok), choose(7, 7),
+		press(display.KindMove, ok),
+		step{kind: display.KindBust, press: func(display.Screen) []hw.Event { return []hw.Event{short(hw.Stop)} },
+			check: checkDice(engine.Dice{1, 1, 1, 1})},
+		press(display.KindCorrect, short(hw.Next), short(hw.Next), short(hw.Next), short(hw.Next), ok), // 1 -> 5
+		press(display.KindCorrect, short(hw.Next), ok), // 1 -> 2
+		press(display.KindCorrect, ok), press(display.KindCorrect, ok),
+		press(display.KindCorrect, ok), // confirm 5 2 1 1
+		step{kind: display.KindChoices, press: choose(7).press, check: checkDice(engine.Dice{5, 2, 1, 1})},
+		press(display.KindMove, short(hw.Next)),
+	))
+	c, _ := play(t, t.TempDir(), reads([]int{2, 4, 4, 4}, []int{3, 4, 4, 3}, []int{1, 1, 1, 1}), Options{}, script...)
+	if a := lastOp(c); a.Op != OpMove || a.Dice != (engine.Dice{5, 2, 1, 1}) || c.t.pos.Runner(7) != 3 {
+		t.Fatalf("last action %+v, runner in 7 at %d: the corrected roll was not played", a, c.t.pos.Runner(7))
+	}
+}
+
+// TestWhyNotFromChoices: STOP on the choices screen explains what the roll
+// cannot do, and any press goes back to the same choices.
+func TestWhyNotFromChoices(t *testing.T) {
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok), choose(6, 8), press(display.KindMove, ok),
+		press(display.KindChoices, short(hw.Stop)),
+		step{kind: display.KindRules, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error {
+				for _, r := range s.Refusals {
+					if r.Reason == engine.ReasonOneRunnerLeft {
+						return nil
+					}
+				}
+				return fmt.Errorf("refusals %+v lack \"one runner left\" for 5 and 9", s.Refusals)
+			}},
+		step{kind: display.KindChoices, press: choose(5).press, check: checkDice(engine.Dice{2, 3, 4, 5})},
+		press(display.KindMove, short(hw.Next)),
+	))
+	c, _ := play(t, t.TempDir(), reads([]int{2, 4, 4, 4}, []int{2, 3, 4, 5}), Options{}, script...)
+	if c.t.pos.Runner(5) != 1 {
+		t.Fatalf("runner in 5 at %d after the choice", c.t.pos.Runner(5))
+	}
+}
+
+// TestNewGameAsksFirst: "New game" with a game in progress asks; STOP keeps
+// the game, OK archives it and goes to the setup.
+func TestNewGameAsksFirst(t *testing.T) {
+	menuNewGame := press(display.KindMenu, short(hw.Prev), short(hw.Prev), ok) // New game is second from the end
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok), choose(6, 8),
+		press(display.KindMove, long(hw.OK)), menuNewGame,
+		step{kind: display.KindStatus, press: func(display.Screen) []hw.Event { return []hw.Event{short(hw.Stop)} },
+			check: func(s display.Screen) error {
+				if s.Status != display.StatusNewGame {
+					return fmt.Errorf("status %d, want the new-game question", s.Status)
+				}
+				return nil
+			}},
+		press(display.KindMenu, short(hw.Stop)),
+		press(display.KindMove, long(hw.OK)), menuNewGame,
+		press(display.KindStatus, ok),
+		press(display.KindSetup, short(hw.Next)),
+	))
+	dir := t.TempDir()
+	c, _ := play(t, dir, reads([]int{2, 4, 4, 4}), Options{}, script...)
+	if c.t.setup != nil || len(c.t.actions) != 0 {
+		t.Fatalf("after OK: setup %v, %d actions, want a fresh table", c.t.setup, len(c.t.actions))
+	}
+	if archived, _ := filepath.Glob(filepath.Join(dir, "*")); len(archived) < 1 {
+		t.Fatalf("the game was not archived: %v", archived)
 	}
 }

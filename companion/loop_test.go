@@ -36,6 +36,13 @@ func TestGameToWinner(t *testing.T) {
 	ok := short(hw.OK)
 	script := concat(startGame, seq(
 		press(display.KindRollOff, ok), press(display.KindRollOff, ok),
+		step{kind: display.KindRollOff, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: func(s display.Screen) error { // the result: both throws and who starts
+				if s.RollOff.Leader != 0 || len(s.RollOff.Tied) != 0 || s.RollOff.Rolls[0] != [2]int{6, 5} || s.RollOff.Rolls[1] != [2]int{1, 2} {
+					return fmt.Errorf("roll-off result %+v", s.RollOff)
+				}
+				return nil
+			}},
 		step{kind: display.KindTurn, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
 			check: func(s display.Screen) error {
 				if s.Player != 0 || s.BustRolls != 0 && s.Rolls == 0 {

@@ -64,10 +64,8 @@ func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, 
 				}
 				c.log.Info("undone", "op", undone)
 				return nil, nil
-			case display.MenuRules:
-				if err := c.rules(ctx, dice); err != nil {
-					return nil, err
-				}
+			case display.MenuRules: // then back to the game, not the menu
+				return dice, c.rules(ctx, dice)
 			case display.MenuOdds:
 				if c.t.started {
 					c.show(c.odds(display.Screen{Kind: display.KindOdds, Player: c.t.pos.Turn()}))
@@ -76,6 +74,16 @@ func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, 
 					}
 				}
 			case display.MenuNewGame:
+				if c.t.setup != nil && len(c.t.actions) > 1 { // a game in progress: ask first
+					c.show(display.Screen{Kind: display.KindStatus, Status: display.StatusNewGame})
+					ev, err := c.next(ctx)
+					if err != nil {
+						return nil, err
+					}
+					if ev.Long || ev.Button != hw.OK {
+						continue
+					}
+				}
 				return nil, c.newGame()
 			}
 		}

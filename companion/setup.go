@@ -150,7 +150,10 @@ func (c *Companion) rollOff(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			return c.record(Action{Op: OpRollOff, Player: roller, Pair: [2]int{v[0], v[1]}})
+			if err := c.record(Action{Op: OpRollOff, Player: roller, Pair: [2]int{v[0], v[1]}}); err != nil {
+				return err
+			}
+			return c.rollOffResult(ctx)
 		case ev.Button == hw.Stop:
 			pick = -1
 		case ev.Button == hw.Next:
@@ -159,4 +162,24 @@ func (c *Companion) rollOff(ctx context.Context) error {
 			pick = (max(pick, r.roller()) + n - 1) % n
 		}
 	}
+}
+
+// rollOffResult shows every throw and who starts once the roll-off is decided,
+// until a press: the game would otherwise jump straight to the first turn.
+func (c *Companion) rollOffResult(ctx context.Context) error {
+	if !c.t.started {
+		return nil
+	}
+	r := &c.t.roll
+	c.show(display.Screen{Kind: display.KindRollOff, Player: c.t.pos.Turn(),
+		RollOff: display.RollOff{Rolls: r.shown, Leader: c.t.pos.Turn()}})
+	ev, err := c.next(ctx)
+	if err != nil {
+		return err
+	}
+	if ev.Long {
+		_, err := c.menu(ctx, nil)
+		return err
+	}
+	return nil
 }

@@ -78,11 +78,17 @@ func compose(s Screen, t tr) (content, error) {
 			c.add(para{text: t.f(mRemove, s.player(r.Player).Name, r.Column)})
 		}
 		c.focus = clamp(s.Selected, len(c.paras))
+		c.add(para{text: t.f(mHintOK), optional: true})
 	case KindBust:
+		// The dice read stay in view: a false bust from a misread is caught here (STOP corrects them).
 		c.title = s.player(s.Player).Name
+		if s.Dice != (engine.Dice{}) {
+			c.title += " " + diceText(s.Dice)
+		}
 		c.add(para{text: t.f(mBust), big: true, center: true})
-		c.add(para{text: t.f(mBustText)})
-		c.add(para{text: t.f(mNext, s.player(s.Next).Name)})
+		c.add(para{text: t.f(mBustText), optional: true})
+		c.add(para{text: t.f(mNextOK, s.player(s.Next).Name)})
+		c.add(para{text: t.f(mHintBust)})
 	case KindWinner:
 		composeWinner(&c, s, t)
 	case KindOdds:
@@ -206,8 +212,13 @@ func composeRollOff(c *content, s Screen, t tr) {
 		c.title = t.f(mTTie)
 	case all && r.Leader >= 0:
 		c.title = t.f(mTStarts, s.player(r.Leader).Name)
+		c.add(para{text: t.f(mHintStart), optional: true})
+		return
 	default:
 		c.title = t.f(mTWhoStarts)
+	}
+	if s.Player >= 0 && s.Player < len(r.Rolls) {
+		c.add(para{text: t.f(mHintRollOff, s.player(s.Player).Name), optional: true})
 	}
 }
 

@@ -57,7 +57,6 @@ const (
 	mRemove
 	mBust
 	mBustText
-	mNext
 	mWinsWith
 	mMostColumns
 	mDraw
@@ -96,6 +95,7 @@ const (
 	mSTSave
 	mSTResumed
 	mSTReady
+	mSTNewGame
 	mSBError // status explanations, in Status order
 	mSBCamera
 	mSBReading
@@ -104,7 +104,13 @@ const (
 	mSBSave
 	mSBResumed
 	mSBReady
+	mSBNewGame
 	mBustOdds
+	mHintBust
+	mNextOK
+	mHintOK
+	mHintRollOff
+	mHintStart
 
 	numMsgs
 )

@@ -51,7 +51,6 @@ var de = [numMsgs]string{
 	mRemove:        "%s nimmt Stein aus %d",
 	mBust:          "PECH!",
 	mBustText:      "Läufer abräumen",
-	mNext:          "Weiter: %s",
 	mWinsWith:      "gewinnt mit %s",
 	mMostColumns:   "die meisten Spalten",
 	mDraw:          "REMIS",
@@ -86,5 +85,8 @@ var de = [numMsgs]string{
 	mSTSave: "Nicht gespeichert", mSBSave: "Spiel nicht gespeichert: Speicher prüfen.",
 	mSTResumed: "Spiel fortgesetzt", mSBResumed: "Weiter, wo ihr wart.",
 	mSTReady: "Bereit", mSBReady: "Der Spielbegleiter ist bereit.",
-	mBustOdds: "Risiko: %s",
+	mBustOdds:  "Risiko: %s",
+	mSTNewGame: "Neues Spiel?", mSBNewGame: "OK beendet dieses Spiel (es wird archiviert). STOP: zurück.",
+	mHintBust: "STOP: Würfel ändern", mNextOK: "OK: %s ist dran", mHintOK: "OK: weiter",
+	mHintRollOff: "%s: zwei Würfel werfen, dann OK", mHintStart: "OK: los geht’s",
 }

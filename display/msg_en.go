@@ -47,7 +47,6 @@ var en = [numMsgs]string{
 	mRemove:        "%s removes the piece in %d",
 	mBust:          "BUST!",
 	mBustText:      "Take the runners off",
-	mNext:          "Next: %s",
 	mWinsWith:      "wins with %s",
 	mMostColumns:   "the most columns",
 	mDraw:          "DRAW",
@@ -82,5 +81,8 @@ var en = [numMsgs]string{
 	mSTSave: "Cannot save", mSBSave: "The game is not saved: check the storage.",
 	mSTResumed: "Game resumed", mSBResumed: "Play on where you left off.",
 	mSTReady: "Ready", mSBReady: "The table companion is ready.",
-	mBustOdds: "Bust chance: %s",
+	mBustOdds:  "Bust chance: %s",
+	mSTNewGame: "New game?", mSBNewGame: "OK ends this game (it is archived). STOP: back.",
+	mHintBust: "STOP: fix the dice", mNextOK: "OK: %s's turn", mHintOK: "OK: go on",
+	mHintRollOff: "%s: roll two dice, then OK", mHintStart: "OK: start",
 }

@@ -49,7 +49,6 @@ var es = [numMsgs]string{
 	mRemove:        "%s quita su cuadrado del %d",
 	mBust:          "ELIMINADO",
 	mBustText:      "Quita los marcadores",
-	mNext:          "Turno de %s",
 	mWinsWith:      "gana con %s",
 	mMostColumns:   "más columnas",
 	mDraw:          "EMPATE",
@@ -84,5 +83,8 @@ var es = [numMsgs]string{
 	mSTSave: "No se pudo guardar", mSBSave: "Partida no guardada: revisa el almacenamiento.",
 	mSTResumed: "Partida reanudada", mSBResumed: "Sigue donde lo dejasteis.",
 	mSTReady: "Listo", mSBReady: "El asistente de juego está listo.",
-	mBustOdds: "Riesgo: %s",
+	mBustOdds:  "Riesgo: %s",
+	mSTNewGame: "¿Partida nueva?", mSBNewGame: "OK termina la partida (se archiva). STOP: volver.",
+	mHintBust: "STOP: corregir dados", mNextOK: "OK: turno de %s", mHintOK: "OK: seguir",
+	mHintRollOff: "%s: tira dos dados y pulsa OK", mHintStart: "OK: empezar",
 }

@@ -48,7 +48,6 @@ var fr = [numMsgs]string{
 	mRemove:        "%s retire son jeton du %d",
 	mBust:          "PERDU !",
 	mBustText:      "Retirez les marqueurs",
-	mNext:          "À %s de jouer",
 	mWinsWith:      "gagne : %s",
 	mMostColumns:   "le plus de colonnes",
 	mDraw:          "ÉGALITÉ",
@@ -83,5 +82,8 @@ var fr = [numMsgs]string{
 	mSTSave: "Sauvegarde impossible", mSBSave: "Partie non sauvegardée : vérifiez le stockage.",
 	mSTResumed: "Partie reprise", mSBResumed: "On reprend où vous en étiez.",
 	mSTReady: "Prêt", mSBReady: "Le compagnon de jeu est prêt.",
-	mBustOdds: "Risque : %s",
+	mBustOdds:  "Risque : %s",
+	mSTNewGame: "Nouvelle partie ?", mSBNewGame: "OK termine la partie (archivée). STOP : retour.",
+	mHintBust: "STOP : corriger", mNextOK: "OK : %s joue", mHintOK: "OK : continuer",
+	mHintRollOff: "%s : lancez deux dés, puis OK", mHintStart: "OK : commencer",
 }

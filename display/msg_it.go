@@ -48,7 +48,6 @@ var it = [numMsgs]string{
 	mRemove:        "%s toglie il cerchietto in %d",
 	mBust:          "SALTATO!",
 	mBustText:      "Togli i segnalini",
-	mNext:          "Tocca a %s",
 	mWinsWith:      "vince con %s",
 	mMostColumns:   "più colonne di tutti",
 	mDraw:          "PAREGGIO",
@@ -83,5 +82,8 @@ var it = [numMsgs]string{
 	mSTSave: "Salvataggio fallito", mSBSave: "Partita non salvata: controlla la memoria.",
 	mSTResumed: "Partita ripresa", mSBResumed: "Si riprende da dove eravate.",
 	mSTReady: "Pronto", mSBReady: "Il compagno di gioco è pronto.",
-	mBustOdds: "Rischio: %s",
+	mBustOdds:  "Rischio: %s",
+	mSTNewGame: "Nuova partita?", mSBNewGame: "OK chiude la partita (archiviata). STOP: indietro.",
+	mHintBust: "STOP: correggi dadi", mNextOK: "OK: tocca a %s", mHintOK: "OK: avanti",
+	mHintRollOff: "%s: lancia due dadi, poi OK", mHintStart: "OK: inizia",
 }

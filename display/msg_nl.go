@@ -48,7 +48,6 @@ var nl = [numMsgs]string{
 	mRemove:        "%s haalt blokje uit %d",
 	mBust:          "OPGEBLAZEN",
 	mBustText:      "Haal de opzetters weg",
-	mNext:          "Nu: %s",
 	mWinsWith:      "wint met %s",
 	mMostColumns:   "de meeste kolommen",
 	mDraw:          "GELIJK",
@@ -83,5 +82,8 @@ var nl = [numMsgs]string{
 	mSTSave: "Opslaan mislukt", mSBSave: "Spel niet opgeslagen: controleer de opslag.",
 	mSTResumed: "Spel hervat", mSBResumed: "Speel verder waar je was.",
 	mSTReady: "Klaar", mSBReady: "De spelhulp is klaar.",
-	mBustOdds: "Kans opgeblazen: %s",
+	mBustOdds:  "Kans opgeblazen: %s",
+	mSTNewGame: "Nieuw spel?", mSBNewGame: "OK beëindigt dit spel (gearchiveerd). STOP: terug.",
+	mHintBust: "STOP: verbeteren", mNextOK: "OK: beurt aan %s", mHintOK: "OK: verder",
+	mHintRollOff: "%s: gooi twee dobbelstenen, dan OK", mHintStart: "OK: beginnen",
 }

@@ -49,7 +49,6 @@ var ru = [numMsgs]string{
 	mRemove:        "%s снимает фигуру из %d",
 	mBust:          "НЕ ПОВЕЗЛО",
 	mBustText:      "Снимите маркеры",
-	mNext:          "Ходит %s",
 	mWinsWith:      "побеждает: %s",
 	mMostColumns:   "больше всех колонок",
 	mDraw:          "НИЧЬЯ",
@@ -84,5 +83,8 @@ var ru = [numMsgs]string{
 	mSTSave: "Не сохранено", mSBSave: "Игра не сохранена: проверьте память.",
 	mSTResumed: "Игра продолжена", mSBResumed: "Продолжаем с того же места.",
 	mSTReady: "Готово", mSBReady: "Помощник готов к игре.",
-	mBustOdds: "Риск: %s",
+	mBustOdds:  "Риск: %s",
+	mSTNewGame: "Новая игра?", mSBNewGame: "OK завершит игру (в архив). STOP: назад.",
+	mHintBust: "STOP: исправить", mNextOK: "OK: ходит %s", mHintOK: "OK: дальше",
+	mHintRollOff: "%s: бросьте два кубика и OK", mHintStart: "OK: начать",
 }

@@ -86,7 +86,7 @@ func samples() []sample {
 			Claimed: []int{8},
 			Removed: []Removal{{Player: 1, Column: 8}},
 		}}},
-		{"bust", Screen{Kind: KindBust, Players: ps, Player: 1, Next: 2}},
+		{"bust", Screen{Kind: KindBust, Players: ps, Player: 1, Next: 2, Dice: engine.Dice{2, 2, 4, 6}}},
 		{"winner", Screen{Kind: KindWinner, Players: []Player{{Name: "Anna", Colour: Red, Claimed: []int{6, 8, 10}}, ps[1]}, Player: 0}},
 		// All 11 columns claimed, five needed: 3+3+3+2 is a draw, 4+3+2+2 a win on the most columns.
 		{"winner-draw", Screen{Kind: KindWinner, Draw: true, WinColumns: 5, Players: []Player{
@@ -123,5 +123,6 @@ func samples() []sample {
 		{"status-save", Screen{Kind: KindStatus, Status: StatusSaveFailed}},
 		{"status-resumed", Screen{Kind: KindStatus, Status: StatusResumed}},
 		{"status-ready", Screen{Kind: KindStatus, Status: StatusReady, Detail: "cantstop doctor"}},
+		{"status-newgame", Screen{Kind: KindStatus, Status: StatusNewGame}},
 	}
 }

@@ -193,5 +193,6 @@ const (
 	StatusSaveFailed                  // the game could not be saved
 	StatusResumed                     // a saved game was resumed
 	StatusReady                       // the device works (cantstop doctor)
+	StatusNewGame                     // asks before ending the game in progress
 	numStatuses
 )

@@ -90,13 +90,26 @@ def draw_pips(img, v, cx, cy, d, ang, squash, pip, rng, glare):
                        (250, 250, 250), -1, cv2.LINE_AA, 2)
 
 
+def dark_die(rng):
+    """A dark body with coloured pips (black or smoky dice with red, blue, gold or green pips):
+    pips that differ from the body in hue more than in brightness."""
+    body = cv2.cvtColor(np.uint8([[[rng.integers(0, 180), rng.integers(0, 200), rng.integers(10, 90)]]]),
+                        cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+    pip = cv2.cvtColor(np.uint8([[[rng.choice([0, 5, 110, 120, 25, 60, 170]), rng.integers(150, 256),
+                                   rng.integers(110, 240)]]]), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+    return body, pip
+
+
 def die(img, cx, cy, d, v, rng):
     """Draws a die showing v at (cx, cy), side d pixels, onto img (float, drawn in place)."""
     n = img.shape[0]
     ang = rng.uniform(0, 2 * math.pi)
     rnd = rng.uniform(0.06, 0.2)
-    body = colour(rng)
-    pip = contrasting(body, rng)
+    if rng.random() < 0.3:
+        body, pip = dark_die(rng)
+    else:
+        body = colour(rng)
+        pip = contrasting(body, rng)
     # Shadow.
     sh = np.zeros((n, n), np.float32)
     off = rng.normal(0, 0.08 * d, 2)
@@ -126,10 +139,14 @@ def die(img, cx, cy, d, v, rng):
     cv2.fillPoly(m, [(top * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
     face = np.zeros((n, n, 3), np.float32) + body
     kind = rng.random()
-    if kind < 0.3:  # marbled: a second colour in soft streaks
+    if kind < 0.15:  # marbled: a second colour in soft streaks
         f = noise_field((n, n), rng, int(rng.integers(4, 12)))
         f = np.clip((f - 0.5) * rng.uniform(2, 6) + 0.5, 0, 1)[..., None]
         face = face * (1 - f) + colour(rng) * f
+    elif kind < 0.3:  # swirled: veins of a near colour, as real marbled and smoky dice
+        f = noise_field((n, n), rng, int(rng.integers(3, 8)))
+        f = np.exp(-((f - rng.uniform(0.3, 0.7)) / rng.uniform(0.03, 0.1)) ** 2)[..., None]
+        face = face * (1 - f) + np.clip(body * rng.uniform(0.4, 1.8) + rng.normal(0, 25, 3), 0, 255) * f
     elif kind < 0.5:  # translucent: the tray and shadow show through
         a = rng.uniform(0.45, 0.8)
         face = a * face + (1 - a) * img
@@ -165,7 +182,13 @@ def square(label, rng):
         die(img, n / 2 + r * math.cos(a), n / 2 + r * math.sin(a), d, int(rng.integers(1, 7)), rng)
     img = cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.float32), (0, 0), rng.uniform(0.5, 2.5))
     out = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
-    return np.clip(out + rng.normal(0, rng.uniform(0, 3), out.shape), 0, 255).astype(np.uint8)
+    out = np.clip(out + rng.normal(0, rng.uniform(0, 3), out.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:  # a die only 20-40 px across in the photo, JPEG-compressed there
+        low = int(rng.integers(24, side + 1))
+        small = cv2.resize(out, (low, low), interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode('.jpg', small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        out = cv2.resize(cv2.imdecode(buf, cv2.IMREAD_COLOR), (side, side), interpolation=cv2.INTER_LINEAR)
+    return out
 
 
 def _part(args):
