@@ -243,7 +243,7 @@ func TestFalseBustCorrected(t *testing.T) {
 		step{kind: display.KindBust, press: func(display.Screen) []hw.Event { return []hw.Event{short(hw.Stop)} },
 			check: checkDice(engine.Dice{1, 1, 1, 1})},
 		press(display.KindCorrect, short(hw.Next), short(hw.Next), short(hw.Next), short(hw.Next), ok), // 1 -> 5
-		press(display.KindCorrect, short(hw.Next), ok), // 1 -> 2
+		press(display.KindCorrect, short(hw.Next), ok),                                                 // 1 -> 2
 		press(display.KindCorrect, ok), press(display.KindCorrect, ok),
 		press(display.KindCorrect, ok), // confirm 5 2 1 1
 		step{kind: display.KindChoices, press: choose(7).press, check: checkDice(engine.Dice{5, 2, 1, 1})},

@@ -72,7 +72,7 @@ var de = [numMsgs]string{
 	mRNone:          "erlaubt",
 	mRNoRefusals:    "Jede Aufteilung ist erlaubt",
 
-	mMCorrect: "Würfel korrigieren", mMUndo: "Rückgängig", mMRules: "Warum nicht? (Regeln)",
+	mMCorrect: "Würfel korrigieren", mMUndo: "Rückgängig", mMRules: "Warum nicht?",
 	mMOdds: "Risiko zu scheitern", mMNewGame: "Neues Spiel", mMBack: "Zurück",
 	mCorrectHint: "◀▶ Wert, OK weiter",
 	mCorrectDone: "Diese Würfel nehmen",

@@ -41,8 +41,8 @@ var es = [numMsgs]string{
 	mHintChoose:    "OK: ver opciones",
 	mOnly:          "solo %d",
 	mInstead:       "%d (no %d)",
-	mPlace:         "Marcador en la columna %d, espacio %d",
-	mAdvance:       "Marcador del %d → espacio %d",
+	mPlace:         "Marcador en %d, espacio %d",
+	mAdvance:       "Marcador %d → espacio %d",
 	mHintAfterMove: "Tira otra vez o STOP",
 	mPiece:         "Cuadrado del %d → espacio %d",
 	mClaim:         "¡Columna %d ganada!",
@@ -54,7 +54,7 @@ var es = [numMsgs]string{
 	mDraw:          "EMPATE",
 	mEach:          "%d columna cada uno|%d columnas cada uno",
 	mPercent:       "%d %%",
-	mBustChance:    "riesgo de eliminación",
+	mBustChance:    "riesgo de perder",
 	mOfRolls:       "%d de %d tiradas",
 
 	mSums:           "Sumas %d y %d:",
@@ -70,8 +70,8 @@ var es = [numMsgs]string{
 	mRNone:          "permitido",
 	mRNoRefusals:    "Todas las parejas valen",
 
-	mMCorrect: "Corregir los dados", mMUndo: "Deshacer", mMRules: "¿Por qué no? (reglas)",
-	mMOdds: "Riesgo de eliminación", mMNewGame: "Nueva partida", mMBack: "Volver",
+	mMCorrect: "Corregir los dados", mMUndo: "Deshacer", mMRules: "¿Por qué no?",
+	mMOdds: "Riesgo de perder", mMNewGame: "Nueva partida", mMBack: "Volver",
 	mCorrectHint: "◀▶ valor, OK sigue",
 	mCorrectDone: "Usar estos dados",
 

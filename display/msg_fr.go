@@ -25,7 +25,7 @@ var fr = [numMsgs]string{
 	mTCorrect:   "Corriger les dés",
 
 	mSetPlayers: "Joueurs : %d",
-	mSetWin:     "Victoire : %d colonne|Victoire : %d colonnes",
+	mSetWin:     "Gagner : %d colonne|Gagner : %d colonnes",
 	mSetSkip:    "Sauter jetons : %s",
 	mSetNoStop:  "Arrêt interdit : %s",
 	mSetForced:  "Pose forcée : %s",
@@ -79,7 +79,7 @@ var fr = [numMsgs]string{
 	mSTReading: "Lecture des dés…", mSBReading: "Ne bougez pas le bac.",
 	mSTSettle: "Dés en mouvement", mSBSettle: "Attendez que les dés s'arrêtent.",
 	mSTCount: "Pas quatre dés", mSBCount: "Lancez exactement quatre dés dans le bac.",
-	mSTSave: "Sauvegarde impossible", mSBSave: "Partie non sauvegardée : vérifiez le stockage.",
+	mSTSave: "Non sauvegardée", mSBSave: "Partie non sauvegardée : vérifiez le stockage.",
 	mSTResumed: "Partie reprise", mSBResumed: "On reprend où vous en étiez.",
 	mSTReady: "Prêt", mSBReady: "Le compagnon de jeu est prêt.",
 	mBustOdds:  "Risque : %s",

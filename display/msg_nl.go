@@ -69,7 +69,7 @@ var nl = [numMsgs]string{
 	mRNone:          "toegestaan",
 	mRNoRefusals:    "Elke verdeling mag",
 
-	mMCorrect: "Worp verbeteren", mMUndo: "Ongedaan maken", mMRules: "Waarom niet? (regels)",
+	mMCorrect: "Worp verbeteren", mMUndo: "Ongedaan maken", mMRules: "Waarom niet?",
 	mMOdds: "Kans op opgeblazen", mMNewGame: "Nieuw spel", mMBack: "Terug",
 	mCorrectHint: "◀▶ waarde, OK verder",
 	mCorrectDone: "Deze worp gebruiken",

@@ -3,7 +3,8 @@ package display
 // Russian: terms of the Ravensburger 2008 rule sheet (seeds) — маркеры
 // (runners), фигуры (pieces), колонки, клетки, кубики, бросок; a bust is
 // "Не повезло!", a stop "остановиться", a claim "занять колонку". Its
-// variants 2 and 3 are forced_placement and no_stop_on_occupied.
+// variants 2 and 3 (forced_placement, no_stop_on_occupied) are named by what
+// they do on the setup screen: "Ставить все", "Запрет стопа".
 var ru = [numMsgs]string{
 	mLangName: "Русский",
 	mRed:      "красный", mBlue: "синий", mGreen: "зелёный", mYellow: "жёлтый",
@@ -28,8 +29,8 @@ var ru = [numMsgs]string{
 	mSetPlayers: "Игроков: %d",
 	mSetWin:     "Победа: %d колонка|Победа: %d колонки|Победа: %d колонок",
 	mSetSkip:    "Перепрыгивать: %s",
-	mSetNoStop:  "Вариант 3: %s",
-	mSetForced:  "Вариант 2: %s",
+	mSetNoStop:  "Запрет стопа: %s",
+	mSetForced:  "Ставить все: %s",
 	mSetLang:    "Язык: %s",
 	mSetStart:   "Начать игру",
 
@@ -70,7 +71,7 @@ var ru = [numMsgs]string{
 	mRNone:          "разрешено",
 	mRNoRefusals:    "Все пары разрешены",
 
-	mMCorrect: "Исправить кубики", mMUndo: "Отменить", mMRules: "Почему нет? (правила)",
+	mMCorrect: "Исправить кубики", mMUndo: "Отменить", mMRules: "Почему нет?",
 	mMOdds: "Риск неудачи", mMNewGame: "Новая игра", mMBack: "Назад",
 	mCorrectHint: "◀▶ число, OK далее",
 	mCorrectDone: "Принять кубики",

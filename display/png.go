@@ -17,7 +17,11 @@ type PNG struct {
 	Dir   string
 	Lang  Lang
 	Scale int // each pixel drawn as Scale×Scale (0 or 1: actual size)
-	n     int
+	// Distinct writes a screen only if its pixels differ from every one
+	// written before (play --sim --screens: each screen the game showed, once).
+	Distinct bool
+	n        int
+	seen     map[string]bool
 }
 
 // NewPNG writes screens to dir in language lang, at actual size.
@@ -27,6 +31,17 @@ func NewPNG(dir string, lang Lang) *PNG {
 
 // Show writes s to the next numbered file: 0001-turn.png, 0002-dice.png...
 func (p *PNG) Show(s Screen) error {
+	if p.Distinct {
+		img, _ := Render(s, p.Lang)
+		key := string(img.Pix)
+		if p.seen[key] {
+			return nil
+		}
+		if p.seen == nil {
+			p.seen = map[string]bool{}
+		}
+		p.seen[key] = true
+	}
 	p.n++
 	return p.Save(fmt.Sprintf("%04d-%s", p.n, s.Kind), s)
 }

@@ -52,3 +52,23 @@ func TestTerminalWriteError(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestPNGDistinct: with Distinct, a screen drawn again (the same pixels) is not
+// written twice; a changed one is.
+func TestPNGDistinct(t *testing.T) {
+	dir := t.TempDir()
+	p := NewPNG(dir, English)
+	p.Distinct = true
+	for _, name := range []string{"dice", "bust", "dice", "bust", "menu"} {
+		if err := p.Show(sampleNamed(t, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	for i, f := range files {
+		files[i] = filepath.Base(f)
+	}
+	if strings.Join(files, " ") != "0001-dice.png 0002-bust.png 0003-menu.png" {
+		t.Errorf("files %v, want each distinct screen once", files)
+	}
+}

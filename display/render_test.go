@@ -55,7 +55,7 @@ func TestRenderIsOneBit(t *testing.T) {
 
 func TestWrap(t *testing.T) {
 	rows, err := wrap("Place a runner in 10, space 1", textWidth, false)
-	if err != nil || len(rows) != 2 || rows[0] != "Place a runner in 10," || rows[1] != "space 1" {
+	if err != nil || len(rows) != 2 || rows[0] != "Place a runner" || rows[1] != "in 10, space 1" {
 		t.Errorf("wrap: %q, %v", rows, err)
 	}
 	rows, err = wrap("/a/very/long/path/that/does/not/fit/anywhere", textWidth, true)

@@ -25,7 +25,7 @@ const (
 	bodyTop   = 14
 	bodyRows  = 4
 	textLeft  = 1         // one pixel margin so highlighted text does not touch the edge
-	textWidth = Width - 2 // leaves x=127 for the scroll bar
+	textWidth = Width - 3 // leaves x=126 blank and x=127 for the scroll bar: text never touches it
 	bigScale  = 2         // big text is drawn at twice the size
 	alphaOn   = 0x8000    // glyph mask alpha at or above this is ink: 1-bit, never grey
 )

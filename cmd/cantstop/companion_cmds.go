@@ -21,19 +21,21 @@ func newPlayCmd() *cobra.Command {
 		seed                          uint64
 		games, players                int
 		stateDir, lang, logLevel      string
+		screen, screens               string
 	)
 	cmd := &cobra.Command{
 		Use:   "play --sim",
 		Short: "Play on a simulated table: random dice drawn as camera frames, the keyboard as buttons",
 		Long: `play runs the companion's game loop on a simulated table: dice are rolled at random,
 drawn as synthetic camera frames and read by the real dice reader; the keyboard stands in
-for the four buttons and the terminal for the display. The game is saved in --state-dir
-after every action and resumes there.
+for the four buttons and the terminal for the display, drawn pixel for pixel as the OLED
+shows it (--screen). The game is saved in --state-dir after every action and resumes there.
 
 With --auto, automatic players play --games complete games unattended and a summary is
 printed; the command fails if any dice read differ from the dice drawn.`,
 		Example: `  cantstop play --sim
-  cantstop play --sim --lang fr
+  cantstop play --sim --lang fr --screen oled-compact
+  cantstop play --sim --auto --lang ru --screens /tmp/screens-ru   # every screen a game shows, as PNGs
   cantstop play --sim --auto --seed 7 --games 20 --players 3 --stats`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -81,7 +83,8 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 				fmt.Fprintf(cmd.OutOrStdout(), "simulated table: seed %d, %d games, %d players\n", seed, games, players)
 			}
 			sum, err := sim.Play(cmd.Context(), sim.Config{Seed: seed, Auto: auto, Games: games, Players: players,
-				StateDir: stateDir, Lang: l, In: os.Stdin, Out: cmd.OutOrStdout(), Verbose: verbose, Log: log})
+				StateDir: stateDir, Lang: l, In: os.Stdin, Out: cmd.OutOrStdout(), Verbose: verbose, Log: log,
+				Screen: screen, ScreensDir: screens})
 			if auto || sum.Reads.Reads > 0 {
 				sum.Write(cmd.OutOrStdout())
 			}
@@ -108,6 +111,8 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 	f.StringVar(&lang, "lang", "en", "display language: "+langList())
 	f.BoolVar(&stats, "stats", false, "print the peak memory (RSS) at the end")
 	f.BoolVarP(&verbose, "verbose", "v", false, "with --auto, show every screen")
+	f.StringVar(&screen, "screen", "oled", "how the terminal shows screens: oled (the OLED's 128×64 pixels, 130 columns), oled-compact (Braille, 66 columns) or text")
+	f.StringVar(&screens, "screens", "", "save each distinct screen shown as a 128×64 PNG in this folder")
 	f.StringVar(&logLevel, "log-level", "warn", "log level: debug, info, warn, error")
 	return cmd
 }

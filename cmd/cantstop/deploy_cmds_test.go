@@ -40,7 +40,7 @@ func TestConfigCheck(t *testing.T) {
 		t.Fatalf("good file: %v %q", err, out)
 	}
 	_, stderr, err := runCLI(t, "config", "check", bad)
-	if err == nil || !strings.Contains(err.Error(), "3 problem(s)") {
+	if err == nil || !strings.Contains(err.Error(), "3 problems") {
 		t.Fatalf("bad file: %v", err)
 	}
 	for _, want := range []string{

@@ -39,7 +39,7 @@ func configCheckCmd() *cobra.Command {
 				var es config.Errors
 				if errors.As(err, &es) {
 					fmt.Fprintln(cmd.ErrOrStderr(), err)
-					return fmt.Errorf("%s: %d problem(s): fix them and check again", loc.Path, len(es))
+					return fmt.Errorf("%s: %s: fix them and check again", loc.Path, plural(len(es), "problem"))
 				}
 				return err
 			}

@@ -30,7 +30,12 @@ type Config struct {
 	In       *os.File  // the keyboard (interactive)
 	Out      io.Writer // the display
 	Verbose  bool      // Auto: show every screen on Out too
-	Log      *slog.Logger
+	// Screen is how Out shows screens: "oled" (the OLED's pixels, half blocks),
+	// "oled-compact" (Braille dots) or "text" (plain lines, whole lists); "" is "oled".
+	Screen string
+	// ScreensDir, when set, receives each distinct screen shown as a 128×64 PNG.
+	ScreensDir string
+	Log        *slog.Logger
 	// NewReader builds the dice reader over the table's frames; default:
 	// the real dice reader (package dice) through camera.NewImageSource.
 	NewReader func(t *Table) (companion.DiceReader, func(), error)
@@ -119,7 +124,10 @@ func Play(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	defer closeReader()
 	reader := &Reader{Table: table, Read: real, Log: log, SaveDir: cfg.StateDir}
-	term := display.NewTerminal(cfg.Out, cfg.Lang)
+	term, err := terminal(cfg)
+	if err != nil {
+		return sum, err
+	}
 	opts := companion.DefaultOptions(cfg.StateDir)
 	opts.Lang, opts.Log = cfg.Lang, log
 	opts.Players = companion.DefaultPlayers(cfg.Players)
@@ -143,6 +151,14 @@ func Play(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		defer kb.Close()
 		deps = companion.Deps{Buttons: kb, Dice: reader, Screen: withHelp{term, cfg.Out, keysLine}}
+	}
+	if cfg.ScreensDir != "" {
+		if err := os.MkdirAll(cfg.ScreensDir, 0o755); err != nil {
+			return sum, fmt.Errorf("--screens: %w", err)
+		}
+		pngs := display.NewPNG(cfg.ScreensDir, cfg.Lang)
+		pngs.Distinct = true
+		deps.Screen = tee{deps.Screen, pngs}
 	}
 	c, err := companion.New(deps, opts)
 	if err != nil {
@@ -181,6 +197,30 @@ func Play(ctx context.Context, cfg Config) (Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// terminal is the renderer cfg.Screen names.
+func terminal(cfg Config) (companion.Renderer, error) {
+	switch cfg.Screen {
+	case "", "oled":
+		return display.NewOLEDTerminal(cfg.Out, cfg.Lang, false), nil
+	case "oled-compact":
+		return display.NewOLEDTerminal(cfg.Out, cfg.Lang, true), nil
+	case "text":
+		return display.NewTerminal(cfg.Out, cfg.Lang), nil
+	}
+	return nil, fmt.Errorf("--screen %q: use oled (the OLED's pixels), oled-compact (Braille, 66 columns) or text", cfg.Screen)
+}
+
+// tee shows each screen on both renderers (the terminal and the PNG files).
+type tee [2]companion.Renderer
+
+func (t tee) Show(s display.Screen) error {
+	err := t[0].Show(s)
+	if perr := t[1].Show(s); err == nil {
+		err = perr
+	}
+	return err
 }
 
 // keysLine is the help line under every screen of the interactive table.

@@ -1,13 +1,19 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cantstop/cantstop/companion"
+	"github.com/cantstop/cantstop/display"
 )
 
 // TestAutoGames plays complete games on the simulated table through the real
@@ -58,5 +64,68 @@ func TestAutoFailsOnMisread(t *testing.T) {
 	}
 	if len(sum.Reads.Wrong) != 1 || sum.Games.Games != 1 {
 		t.Fatalf("summary: %+v", sum)
+	}
+}
+
+// honest reads the table as drawn, at once: the screens, not the reader, are under test.
+type honest struct{ table *Table }
+
+func (h honest) ReadDice(ctx context.Context, want int) (companion.DiceResult, error) {
+	return companion.DiceResult{Values: append([]int(nil), h.table.LastLook().values()...), Status: companion.Read}, nil
+}
+
+// TestScreens: --screen oled draws every screen as the OLED's pixels in a
+// border; --screens saves each distinct screen a game shows once, as a
+// 128×64 PNG.
+func TestScreens(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := filepath.Join(t.TempDir(), "screens")
+	var out bytes.Buffer
+	_, err := Play(ctx, Config{Seed: 4, Auto: true, Games: 1, Players: 2, StateDir: t.TempDir(), Out: &out,
+		Verbose: true, Lang: display.German, Screen: "oled", ScreensDir: dir,
+		NewReader: func(tb *Table) (companion.DiceReader, func(), error) { return honest{tb}, func() {}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.String(), "\r\n") {
+		if strings.HasPrefix(line, "│") && utf8.RuneCountInString(line) != display.Width+2 {
+			t.Fatalf("screen row %q is not %d pixels wide", line, display.Width)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	seen := map[string]bool{}
+	kinds := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil || img.Bounds().Dx() != display.Width || img.Bounds().Dy() != display.Height {
+			t.Fatalf("%s: %v, not a %dx%d PNG", f, err, display.Width, display.Height)
+		}
+		var px strings.Builder
+		for y := 0; y < display.Height; y++ {
+			for x := 0; x < display.Width; x++ {
+				r, _, _, _ := img.At(x, y).RGBA()
+				px.WriteByte(byte(r >> 15))
+			}
+		}
+		if seen[px.String()] {
+			t.Errorf("%s: the same screen was saved before", f)
+		}
+		seen[px.String()] = true
+		kind := strings.TrimSuffix(filepath.Base(f)[5:], ".png")
+		kinds[kind] = true
+	}
+	for _, k := range []string{"setup", "rolloff", "turn", "choices", "move", "stop", "winner"} {
+		if !kinds[k] {
+			t.Errorf("no %s screen among the %d saved: %v", k, len(files), kinds)
+		}
+	}
+	_, err = Play(ctx, Config{Seed: 4, Auto: true, Games: 1, StateDir: t.TempDir(), Out: io.Discard, Screen: "lcd"})
+	if err == nil || !strings.Contains(err.Error(), `--screen "lcd"`) {
+		t.Errorf("unknown --screen: %v", err)
 	}
 }
