@@ -1,6 +1,8 @@
 # cantstop — build, test and package the Can't Stop table companion.
 SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
+# gocv finds OpenCV through scripts/pkgconfig/opencv4.pc: only the modules it uses.
+export PKG_CONFIG_PATH := $(CURDIR)/scripts/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 GO ?= go
 BIN := bin/cantstop
 

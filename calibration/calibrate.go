@@ -72,7 +72,13 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	p.Say("Step 1 of 3: the empty tray.")
 	var tray Tray
 	clipped := 0.0 // the share of the tray clipped white, when that is overexposed
-	err := retry(ctx, p, o.Attempts, "Take the dice out of the tray, then press Enter", func() error {
+	plain, err := dice.NewReader(dice.Opts{Model: o.Reader.Model})
+	if err != nil {
+		return fail(err)
+	}
+	defer plain.Close()
+	occupied := 0 // looks at a tray that still held dice
+	err = retry(ctx, p, o.Attempts, "Take the dice out of the tray, then press Enter", func() error {
 		frame, err := look(ctx, src, o.Frames)
 		if err != nil {
 			return err
@@ -85,6 +91,14 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		defer in.Close()
 		if share, over := camera.Overexposed(in); over {
 			clipped = share
+		}
+		// Dice left in the "empty" tray would be taken for the tray: say so once and look
+		// again; a second time it is kept with a note (the reader may see a die in a stain).
+		if n := len(plain.Read(in).Values()); n > 0 {
+			if occupied++; occupied == 1 {
+				return fmt.Errorf("the tray is not empty: %s seen in it; take them out", plural(n, "die", "dice"))
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("the empty tray still looked as if it held %s: if it did, calibrate again", plural(n, "die", "dice")))
 		}
 		return nil
 	})
@@ -145,11 +159,8 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}
 	dd.Count = o.Dice
 	res.Looks = looks
-	p.Say(fmt.Sprintf("Dice %s, about %.0f pixels wide.", join(rd.Values()), dd.SidePx))
+	p.Say(fmt.Sprintf("Dice %s, measured %.0f pixels wide.", join(rd.Values()), dd.SidePx))
 	if dd.Values, err = askValues(ctx, p, o.Dice, rd.Values()); err != nil {
-		return fail(err)
-	}
-	if dd.SidePx, err = askNumber(ctx, p, "Die width in pixels", dd.SidePx, 4, float64(max(frame.Cols(), frame.Rows()))/2); err != nil {
 		return fail(err)
 	}
 
@@ -354,26 +365,6 @@ func parseValues(s string, n int) ([]int, error) {
 	return vals, nil
 }
 
-// askNumber confirms a measured size or takes a corrected one.
-func askNumber(ctx context.Context, p Prompter, what string, v, lo, hi float64) (float64, error) {
-	def := strconv.FormatFloat(v, 'f', -1, 64)
-	for i := 0; ; i++ {
-		ans, err := p.Ask(ctx, what+"? Enter to accept, or type the right number", def)
-		if err != nil {
-			return 0, err
-		}
-		n, perr := strconv.ParseFloat(ans, 64)
-		if perr == nil && n >= lo && n <= hi {
-			return n, nil
-		}
-		msg := fmt.Sprintf("%s must be a number from %g to %g, got %q", strings.ToLower(what), lo, math.Round(hi), ans)
-		if i == 2 {
-			return 0, errors.New(msg)
-		}
-		p.Say(msg + ".")
-	}
-}
-
 func yes(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return s == "y" || s == "yes"
@@ -416,4 +407,12 @@ func describeLab(c [3]float64) string {
 		}
 	}
 	return fmt.Sprintf("%s (Lab %.0f,%.0f,%.0f)", tone, c[0], c[1], c[2])
+}
+
+// plural is "1 die", "2 dice".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

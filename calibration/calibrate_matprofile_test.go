@@ -23,7 +23,6 @@ func TestRunLeavesNoMat(t *testing.T) {
 		{ask: "Is that the tray?"},
 		{ask: "Roll the 4 dice", act: func() { cam.now = roll }}}, append(retries(),
 		step{ask: "Are the dice", answer: photoValues(t, trayPhoto)},
-		step{ask: "Die width"},
 		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)}
 	res, err := Run(context.Background(), cam, s, Options{})
 	if err != nil {

@@ -129,7 +129,6 @@ func TestRunOnTrayPhoto(t *testing.T) {
 	truth := photoValues(t, trayPhoto)
 	res, s := calibrate(t, trayPhoto, append(retries(),
 		step{ask: "Are the dice", answer: truth},
-		step{ask: "Die width"},
 		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
 	p := res.Profile
 	checkVerified(t, trayPhoto, res)
@@ -160,7 +159,6 @@ func TestRunOnBoardPhoto(t *testing.T) {
 	truth := photoValues(t, boardPhoto)
 	res, s := calibrate(t, boardPhoto, append(retries(),
 		step{ask: "Are the dice", answer: truth},
-		step{ask: "Die width"},
 		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
 	p := res.Profile
 	checkVerified(t, boardPhoto, res)
@@ -221,19 +219,17 @@ func checkSizes(t *testing.T, photo string, d Dice) {
 
 func TestRunCorrections(t *testing.T) {
 	truth := photoValues(t, boardPhoto)
-	// The person mistypes, then corrects the die size.
+	// The person mistypes the values, then corrects them; the die size is measured, not asked.
 	res, s := calibrate(t, boardPhoto, append(retries(),
 		step{ask: "Are the dice", answer: "1 3 3 9"},
 		step{ask: "Are the dice", answer: truth},
-		step{ask: "Die width", answer: "big"},
-		step{ask: "Die width", answer: "44"},
 		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
 	p := res.Profile
-	if join(p.Dice.Values) != truth || p.Dice.SidePx != 44 {
-		t.Errorf("corrections not kept: values %v, side %g", p.Dice.Values, p.Dice.SidePx)
+	if join(p.Dice.Values) != truth {
+		t.Errorf("correction not kept: values %v", p.Dice.Values)
 	}
 	said := strings.Join(s.said, "\n")
-	for _, want := range []string{"dice must be 4 values 1-6", "die width in pixels must be a number"} {
+	for _, want := range []string{"dice must be 4 values 1-6"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("bad answer not explained (%q):\n%s", want, said)
 		}
@@ -254,7 +250,6 @@ func TestRunMisreadAskBeforeKeeping(t *testing.T) {
 		{ask: "Is that the tray?"},
 		{ask: "Roll the 4 dice", act: func() { cam.now = roll }}}, append(retries(),
 		step{ask: "Are the dice", answer: "2 2 2 2"},
-		step{ask: "Die width"},
 		step{ask: "Keep this calibration anyway?", answer: "n"})...)}
 	_, err := Run(context.Background(), cam, s, Options{})
 	if !errors.Is(err, ErrCancelled) || !strings.Contains(err.Error(), "not read right") {
@@ -285,7 +280,6 @@ func TestRunNoTray(t *testing.T) {
 func TestPictureShowsTrayAndDice(t *testing.T) {
 	res, _ := calibrate(t, trayPhoto, append(retries(),
 		step{ask: "Are the dice", answer: photoValues(t, trayPhoto)},
-		step{ask: "Die width"},
 		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
 	roll := readPhoto(t, trayPhoto)
 	defer roll.Close()
@@ -341,7 +335,6 @@ func TestRunWarnsOfSmallDice(t *testing.T) {
 		t.Run(fmt.Sprint(tc.scale), func(t *testing.T) {
 			res, s := calibrateScaled(t, boardPhoto, tc.scale, append(retries(),
 				step{ask: "Are the dice", answer: truth, optional: true},
-				step{ask: "Die width"},
 				step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)
 			side := res.Profile.Dice.SidePx
 			warned := strings.Contains(strings.Join(res.Notes, "\n"), "pixels wide in the picture")
@@ -382,7 +375,6 @@ func TestRunWarnsOfOverexposure(t *testing.T) {
 				{ask: "Roll the 4 dice", act: func() { cam.now = roll }},
 			}, append(retries(),
 				step{ask: "Are the dice", answer: truth, optional: true},
-				step{ask: "Die width", optional: true},
 				step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)}
 			res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto})
 			if err == nil {
@@ -394,5 +386,37 @@ func TestRunWarnsOfOverexposure(t *testing.T) {
 				t.Errorf("%q: warned %v (err %v); notes %q; said:\n%s", vary, warned, err, res.Notes, said)
 			}
 		})
+	}
+}
+
+// TestRunEmptyTrayHoldsDice: the first look at the "empty" tray sees the roll
+// still in it; calibration says how many dice it saw and asks again, and goes
+// on once the tray is empty.
+func TestRunEmptyTrayHoldsDice(t *testing.T) {
+	truth := photoValues(t, boardPhoto)
+	empty, roll := emptyTray(t, boardPhoto), readPhoto(t, boardPhoto)
+	defer empty.Close()
+	defer roll.Close()
+	cam := &scene{}
+	s := &script{t: t, steps: append([]step{
+		{ask: "Take the dice out", act: func() { cam.now = roll }},
+		{ask: "Try again: take the dice out", act: func() { cam.now = empty }},
+		{ask: "Is that the tray?"},
+		{ask: "Roll the 4 dice", act: func() { cam.now = roll }},
+	}, append(retries(),
+		step{ask: "Are the dice", answer: truth},
+		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)}
+	res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto})
+	if err != nil {
+		t.Fatalf("Run: %v\nsaid:\n%s", err, strings.Join(s.said, "\n"))
+	}
+	defer res.Picture.Close()
+	s.done()
+	said := strings.Join(s.said, "\n")
+	if !strings.Contains(said, "That did not work: the tray is not empty: ") || !strings.Contains(said, "dice seen in it; take them out") {
+		t.Errorf("dice in the empty tray not reported:\n%s", said)
+	}
+	if strings.Contains(strings.Join(res.Notes, "\n"), "empty tray still looked") {
+		t.Errorf("the empty tray, once empty, still noted: %q", res.Notes)
 	}
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 / Raspberry Pi OS Bookworm machine lacks to
-# build and test cantstop: a C toolchain, pkg-config, OpenCV 4.6 (for gocv)
-# and, when no Go 1.23+ is found, the official Go release. Idempotent.
+# build and test cantstop: a C toolchain, pkg-config, the OpenCV 4.6 modules gocv
+# uses (their -dev packages only, no recommends: scripts/pkgconfig/opencv4.pc
+# names them, instead of libopencv-dev's contrib, VTK and Java) and, when no
+# Go 1.23+ is found, the official Go release. Idempotent.
 set -euo pipefail
 GO_RELEASE=${GO_RELEASE:-go1.24.6}
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -9,14 +11,17 @@ sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 need=()
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v g++ >/dev/null || need+=(gcc g++)
-pkg-config --exists opencv4 2>/dev/null || need+=(libopencv-dev)
+# ml and stitching for their headers only: opencv2/opencv.hpp includes every module Debian built.
+for m in core imgproc imgcodecs videoio highgui video objdetect calib3d features2d dnn flann photo ml stitching; do
+  dpkg-query -W -f='${Status}' "libopencv-$m-dev" 2>/dev/null | grep -q 'ok installed' || need+=("libopencv-$m-dev")
+done
 # videotestsrc/videoconvert/appsink for GStreamer sources (and their tests).
 dpkg-query -W -f='${Status}' gstreamer1.0-plugins-base 2>/dev/null | grep -q 'ok installed' || need+=(gstreamer1.0-plugins-base)
 command -v curl >/dev/null || need+=(curl ca-certificates)
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
 
 export PATH=$PATH:/usr/local/go/bin

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/cantstop/cantstop/companion/sim"
 	"github.com/cantstop/cantstop/display"
@@ -84,7 +85,7 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 			}
 			sum, err := sim.Play(cmd.Context(), sim.Config{Seed: seed, Auto: auto, Games: games, Players: players,
 				StateDir: stateDir, Lang: l, In: os.Stdin, Out: cmd.OutOrStdout(), Verbose: verbose, Log: log,
-				Screen: screen, ScreensDir: screens})
+				Screen: fitScreen(screen, os.Stdout), ScreensDir: screens})
 			if auto || sum.Reads.Reads > 0 {
 				sum.Write(cmd.OutOrStdout())
 			}
@@ -111,7 +112,7 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 	f.StringVar(&lang, "lang", "en", "display language: "+langList())
 	f.BoolVar(&stats, "stats", false, "print the peak memory (RSS) at the end")
 	f.BoolVarP(&verbose, "verbose", "v", false, "with --auto, show every screen")
-	f.StringVar(&screen, "screen", "oled", "how the terminal shows screens: oled (the OLED's 128×64 pixels, 130 columns), oled-compact (Braille, 66 columns) or text")
+	f.StringVar(&screen, "screen", "auto", "how the terminal shows screens: oled (the OLED's 128×64 pixels, 130 columns), oled-compact (Braille, 66 columns), text, or auto (the largest that fits the terminal)")
 	f.StringVar(&screens, "screens", "", "save each distinct screen shown as a 128×64 PNG in this folder")
 	f.StringVar(&logLevel, "log-level", "warn", "log level: debug, info, warn, error")
 	return cmd
@@ -138,4 +139,23 @@ func defaultSimStateDir() (string, error) {
 		return "", fmt.Errorf("no --state-dir and no home directory: %w", err)
 	}
 	return filepath.Join(home, ".local", "state", "cantstop", "sim"), nil
+}
+
+// fitScreen resolves --screen auto: the OLED's pixels at full size when the
+// terminal is 130 columns wide, in Braille when 66, else text (also when the
+// output is no terminal).
+func fitScreen(screen string, out *os.File) string {
+	if screen != "auto" {
+		return screen
+	}
+	w, _, err := term.GetSize(int(out.Fd()))
+	switch {
+	case err != nil:
+		return "text"
+	case w >= display.Width+2:
+		return "oled"
+	case w >= display.Width/2+2:
+		return "oled-compact"
+	}
+	return "text"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,20 @@ func TestVersionFlagAndCompletionExamples(t *testing.T) {
 	out, err = calibrateCLI(t, "", "completion", "--help")
 	if err != nil || !strings.Contains(out, "Examples:") || !strings.Contains(out, "cantstop completion bash |") {
 		t.Errorf("completion --help has no examples: %q, %v", out, err)
+	}
+}
+
+// --screen auto falls back to text when the output is no terminal (a pipe, a
+// file); a named form is kept as given.
+func TestFitScreen(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for in, want := range map[string]string{"auto": "text", "oled": "oled", "oled-compact": "oled-compact", "text": "text"} {
+		if got := fitScreen(in, f); got != want {
+			t.Errorf("fitScreen(%q) to a file = %q, want %q", in, got, want)
+		}
 	}
 }
