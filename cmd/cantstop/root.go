@@ -17,6 +17,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(engineCmds()...)
 	root.AddCommand(diceCmds()...)
 	root.AddCommand(calibrateCmds()...)
+	root.AddCommand(cameraCmds()...)
 	root.AddCommand(companionCmds()...)
 	root.AddCommand(deployCmds()...)
 	v, c := buildVersion()
