@@ -57,7 +57,7 @@ func TestANSI(t *testing.T) {
 		return strings.Join(c[col][1:4], ","), strings.Join(c[col][4:7], ",")
 	}
 	for _, c := range []struct {
-		line, col int
+		line, col   int
 		top, bottom string
 	}{
 		{0, 0, "255,0,0", "255,0,0"}, {0, 39, "0,255,0", "0,255,0"},
