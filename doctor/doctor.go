@@ -26,9 +26,10 @@ func (s Status) String() string {
 // or an error; a *Problem error carries the fix and whether it is only a
 // warning, any other error is a failure with the check's Fix.
 type Check struct {
-	Name string
-	Fix  string // default fix for a plain error
-	Run  func(ctx context.Context) (string, error)
+	Name    string
+	Fix     string        // default fix for a plain error
+	Timeout time.Duration // longest wait, when not Run's (the interactive checks wait for a person)
+	Run     func(ctx context.Context) (string, error)
 }
 
 // Problem is an error with its fix.
@@ -87,6 +88,9 @@ func Failures(rs []Result) int {
 
 func runOne(ctx context.Context, c Check, timeout time.Duration) (r Result) {
 	r.Name = c.Name
+	if c.Timeout > 0 {
+		timeout = c.Timeout
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type out struct {

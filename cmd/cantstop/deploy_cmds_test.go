@@ -176,3 +176,33 @@ func brighten(t *testing.T, in, out string, k float64) {
 		t.Fatal(err)
 	}
 }
+
+// TestDoctorInteractiveReadsARoll: doctor --interactive asks for a roll, reads
+// the dice in one frame and saves the picture it read them in; a roll it
+// cannot read is a warning that says why.
+func TestDoctorInteractiveReadsARoll(t *testing.T) {
+	photo := filepath.Join("..", "..", "camera", "testdata", "frames", "IMG_20191208_112833.jpg")
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "cantstop.conf")
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+photo+"\"\n"), 0o644)
+	t.Setenv("TMPDIR", dir)
+	out, err := calibrateCLI(t, "\n", "doctor", "--interactive", "--config", conf, "--state-dir", dir)
+	if err != nil {
+		t.Fatalf("doctor --interactive: %v\n%s", err, out)
+	}
+	picture := filepath.Join(dir, "cantstop-doctor.png")
+	want := "PASS  camera reading  frame 640x640: read [2 4 5 6] (picture: " + picture + ")"
+	if !strings.Contains(out, "Roll four dice into the tray, then press Enter.") || !strings.Contains(out, want) {
+		t.Errorf("output lacks the question or %q:\n%s", want, out)
+	}
+	if fi, err := os.Stat(picture); err != nil || fi.Size() < 1000 {
+		t.Errorf("picture not saved: %v", err)
+	}
+	two := filepath.Join("..", "..", "dice", "testdata", "photos", "matteop65", "five_12.jpg")
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+two+"\"\n"), 0o644)
+	out, _ = calibrateCLI(t, "\n", "doctor", "--interactive", "--config", conf, "--state-dir", dir)
+	if !strings.Contains(out, "WARN  camera reading  frame 640x480: wrong count [5 5]") || !strings.Contains(out, "found 2 dice, expected 4") ||
+		!strings.Contains(out, "fix: look at the picture") {
+		t.Errorf("a roll of two dice is not a warning that says so:\n%s", out)
+	}
+}

@@ -1,17 +1,23 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
+	"strings"
 	"time"
+
+	"gocv.io/x/gocv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/config"
+	"github.com/cantstop/cantstop/dice"
 	"github.com/cantstop/cantstop/display"
 	"github.com/cantstop/cantstop/doctor"
 	"github.com/cantstop/cantstop/hw"
@@ -21,6 +27,7 @@ import (
 func doctorCmd() *cobra.Command {
 	var f deviceFlags
 	var timeout time.Duration
+	var interactive bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the device: config, calibration, saved-game directory, camera, buttons, display",
@@ -31,12 +38,20 @@ what the service sees:
 
   sudo systemctl stop cantstop
   sudo -u cantstop cantstop doctor
-  sudo systemctl start cantstop`,
+  sudo systemctl start cantstop
+
+With --interactive it then asks for each button in turn (a swapped or dead one
+is named), draws a test pattern on the display and asks whether it looks right,
+and reads the dice in one camera frame, saving the picture.`,
 		Example: `  cantstop doctor
+  cantstop doctor --interactive
   cantstop doctor --config ./cantstop.conf --state-dir /tmp/games`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			checks := doctorChecks(cmd.Context(), &f)
+			if interactive {
+				checks = append(checks, interactiveChecks(&f, cmd.InOrStdin(), cmd.OutOrStdout())...)
+			}
 			rs := doctor.Run(cmd.Context(), checks, timeout, cmd.OutOrStdout())
 			if n := doctor.Failures(rs); n > 0 {
 				return fmt.Errorf("%d of %d checks failed", n, len(rs))
@@ -46,6 +61,7 @@ what the service sees:
 	}
 	f.add(cmd, true)
 	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Second, "longest wait for each check")
+	cmd.Flags().BoolVar(&interactive, "interactive", false, "also press each button, look at a test pattern on the display and read one roll")
 	return cmd
 }
 
@@ -141,3 +157,91 @@ func processGroups() ([]string, error) {
 	}
 	return names, nil
 }
+
+// interactiveChecks are the checks a person takes part in: each button
+// pressed in turn, the display's test pattern looked at, a roll read.
+func interactiveChecks(f *deviceFlags, in io.Reader, out io.Writer) []doctor.Check {
+	loc := f.location()
+	cfg, _, err := loc.Load(configChecks())
+	if err != nil {
+		cfg = config.Default()
+	}
+	log := sdlog.New(io.Discard, nil, false)
+	lines := bufio.NewReader(in)
+	ask := func(ctx context.Context, q string) (string, error) {
+		fmt.Fprint(out, q+" ")
+		s, err := lines.ReadString('\n')
+		if err != nil && s == "" {
+			return "", fmt.Errorf("no answer: %w", err)
+		}
+		return strings.TrimSpace(s), nil
+	}
+	var checks []doctor.Check
+	if cfg.Buttons.Input == "gpio" {
+		b := cfg.Buttons
+		pins := []string{fmt.Sprintf("GPIO%d", b.Prev), fmt.Sprintf("GPIO%d", b.Next), fmt.Sprintf("GPIO%d", b.OK), fmt.Sprintf("GPIO%d", b.Stop)}
+		checks = append(checks, doctor.ButtonsPressed([]string{"Prev", "Next", "OK", "Stop"}, pins, doctor.PressTimeout,
+			func(s string) { fmt.Fprintln(out, s) },
+			func() (doctor.Presses, error) {
+				g, err := hw.Open(hwPins(b), hwOpts(b, log))
+				return gpioPresses{g}, err
+			}))
+	}
+	if cfg.Display.Output == "oled" {
+		checks = append(checks, doctor.DisplayPattern(cfg.Display.I2CDev(), func() error {
+			oled, closeOLED, err := display.OpenOLEDBus(cfg.Display.I2CBus, cfg.Display.Address, cfg.Display.Rotated, display.English)
+			if err != nil {
+				return err
+			}
+			defer closeOLED()
+			return oled.TestPattern()
+		}, ask))
+	}
+	if cfg.Camera.Source != "none" {
+		checks = append(checks, doctor.CameraRead(cfg.Camera.Source, func(ctx context.Context) (string, error) {
+			if _, err := ask(ctx, "Roll four dice into the tray, then press Enter."); err != nil {
+				return "", err
+			}
+			src, r, err := openCamera(ctx, cfg, loc.Path, log)
+			if err != nil {
+				return "", err
+			}
+			defer src.Close()
+			defer r.Close()
+			return readOneRoll(ctx, src, r, filepath.Join(os.TempDir(), "cantstop-doctor.png"))
+		}))
+	}
+	return checks
+}
+
+// readOneRoll reads the dice in one frame and saves the frame with what was
+// found drawn in, for cantstop doctor --interactive.
+func readOneRoll(ctx context.Context, src camera.Source, r *dice.Reader, picture string) (string, error) {
+	frame, err := src.Frame(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read a frame: %w", err)
+	}
+	defer frame.Close()
+	rd := r.Read(frame)
+	a := dice.Annotate(frame, rd)
+	defer a.Close()
+	saved := "picture: " + picture
+	if !gocv.IMWrite(picture, a) {
+		saved = "the picture could not be saved to " + picture
+	}
+	got := fmt.Sprintf("frame %dx%d: %s %v (%s)", frame.Cols(), frame.Rows(), rd.Status, rd.Values(), saved)
+	if rd.Status != dice.StatusRead {
+		return "", doctor.Warning(got+": "+rd.Why, "look at the picture; aim and light the tray (cantstop camera preview), then cantstop calibrate")
+	}
+	return got, nil
+}
+
+// gpioPresses adapts the GPIO buttons to the doctor's Presses.
+type gpioPresses struct{ g *hw.GPIO }
+
+func (p gpioPresses) Press(ctx context.Context) (string, error) {
+	ev, err := p.g.Next(ctx)
+	return ev.Button.String(), err
+}
+
+func (p gpioPresses) Close() error { return p.g.Close() }
