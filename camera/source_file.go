@@ -155,10 +155,7 @@ func openCapture(name string, open func() (*gocv.VideoCapture, error), loop bool
 	if err != nil {
 		return nil, err
 	}
-	// The size the container or pipeline announces, checked before a frame is decoded
-	// (0 where the back-end cannot tell until it decodes one: FitFrame checks that).
-	w, h := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight))
-	if err := (imghdr.Header{Format: "video", Width: w, Height: h}).Check(); err != nil {
+	if err := checkAnnounced(vc); err != nil {
 		vc.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -169,6 +166,15 @@ func openCapture(name string, open func() (*gocv.VideoCapture, error), loop bool
 		return nil, fmt.Errorf("%s opened but gave no frame", name)
 	}
 	return &captureSource{name: name, open: open, loop: loop, vc: vc, first: &first, frames: 1}, nil
+}
+
+// checkAnnounced refuses a capture whose announced frame size (the container's,
+// the pipeline's caps, the camera's format) is over the limits, before a frame
+// is decoded; 0 where the back-end cannot tell until it decodes one (FitFrame
+// checks the frames themselves).
+func checkAnnounced(vc propSetter) error {
+	w, h := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight))
+	return imghdr.Header{Format: "video", Width: w, Height: h}.Check()
 }
 
 // closeFailed frees a VideoCapture that gocv returned with an error.

@@ -450,6 +450,21 @@ func (r *recordingCapture) Set(p gocv.VideoCaptureProperties, v float64) {
 }
 func (r *recordingCapture) Get(p gocv.VideoCaptureProperties) float64 { return r.vals[p] }
 
+// TestCheckAnnounced: the size a capture announces is checked before a frame
+// is read (V4L2 cameras, video files, GStreamer caps); 0 (unknown) passes.
+func TestCheckAnnounced(t *testing.T) {
+	for _, c := range []struct {
+		w, h float64
+		ok   bool
+	}{{1280, 960, true}, {0, 0, true}, {3840, 2160, true}, {12800, 8, false}, {8000, 7000, false}} {
+		r := &recordingCapture{vals: map[gocv.VideoCaptureProperties]float64{gocv.VideoCaptureFrameWidth: c.w, gocv.VideoCaptureFrameHeight: c.h}}
+		err := checkAnnounced(r)
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "video of") {
+			t.Errorf("%gx%g: %v, want ok %v", c.w, c.h, err, c.ok)
+		}
+	}
+}
+
 func TestApplyControls(t *testing.T) {
 	focus := 0.0
 	c := Controls{Width: 1280, Height: 720, FPS: 30, Exposure: 156, WBTemperature: 4600, Focus: &focus}

@@ -86,6 +86,10 @@ func OpenV4L2(dev string, c Controls, log *slog.Logger) (*V4L2Source, error) {
 	for _, w := range applyControls(vc, c) {
 		log.Warn("camera control not applied", "device", path, "detail", w)
 	}
+	if err := checkAnnounced(vc); err != nil {
+		vc.Close()
+		return nil, fmt.Errorf("%s: %w: set the camera's size lower (--width/--height, or [camera] in the calibration)", path, err)
+	}
 	vc.Grab(settleFrames)
 	return &V4L2Source{dev: path, vc: vc}, nil
 }
