@@ -51,6 +51,10 @@ func compose(s Screen, t tr) (content, error) {
 			c.add(para{text: diceText(s.Dice), big: true, center: true})
 			c.add(para{text: t.f(mHintChoose), optional: true})
 		} else {
+			// What was read, "?" for the rest: the players see which die the camera missed.
+			if s.Dice != (engine.Dice{}) {
+				c.title += " " + partialDice(s.Dice)
+			}
 			c.add(para{text: t.f(mUnreadable)})
 		}
 	case KindChoices:
@@ -337,6 +341,18 @@ func stepText(st engine.Step, t tr) string {
 
 func diceText(d engine.Dice) string {
 	return fmt.Sprintf("%d %d %d %d", d[0], d[1], d[2], d[3])
+}
+
+// partialDice is a reading that may lack dice: "5 5 ? ?".
+func partialDice(d engine.Dice) string {
+	s := make([]string, len(d))
+	for i, v := range d {
+		s[i] = "?"
+		if v >= 1 && v <= 6 {
+			s[i] = strconv.Itoa(v)
+		}
+	}
+	return strings.Join(s, " ")
 }
 
 func percent(bust, rolls int, t tr) string {

@@ -70,7 +70,7 @@ func samples() []sample {
 		{"turn-one", Screen{Kind: KindTurn, Players: ps, Player: 2, RunnersLeft: 1}},
 		{"turn-odds", Screen{Kind: KindTurn, Players: ps, Player: 1, RunnersLeft: 3, BustRolls: 0, Rolls: 1296}},
 		{"dice", Screen{Kind: KindDice, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, DiceRead: true}},
-		{"dice-unreadable", Screen{Kind: KindDice, Players: ps, Dice: engine.Dice{1, 5, 4, 6}}},
+		{"dice-unreadable", Screen{Kind: KindDice, Players: ps, Dice: engine.Dice{5, 5, 2}}},
 		{"choices", Screen{Kind: KindChoices, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Choices: first, Selected: 0}},
 		{"choices-one", Screen{Kind: KindChoices, Players: ps, Dice: engine.Dice{2, 4, 3, 5}, Choices: second, Selected: 1}},
 		{"move", Screen{Kind: KindMove, Players: ps, Steps: second[0].Steps}},
