@@ -94,7 +94,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		}
 		// Dice left in the "empty" tray would be taken for the tray: say so once and look
 		// again; a second time it is kept with a note (the reader may see a die in a stain).
-		if n := len(plain.Read(in).Values()); n > 0 {
+		if n := len(plain.Read(in).Dice); n > 0 { // read or not: a die is a die
 			if occupied++; occupied == 1 {
 				return fmt.Errorf("the tray is not empty: %s seen in it; take them out", plural(n, "die", "dice"))
 			}

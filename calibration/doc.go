@@ -11,11 +11,11 @@
 //	r, err := dice.NewReader(p.ReaderOpts(frameSize))
 //
 // Run looks at the empty tray, then at a roll of the game's dice, measures the tray and the
-// dice's size (from the reader's boxes), asks the person to confirm or correct the tray, the
-// values and the die width, checks that the resulting reader options (package dice: the dice
-// count Expect and the tray's box Tray) read that roll, and returns the Profile with a picture
-// of what it saw. It warns when the empty tray is overexposed and when dice are under MinSidePx
-// wide.
+// dice's size (from the reader's boxes), asks the person to confirm or correct the tray and the
+// values, checks that the resulting reader options (package dice: the dice count Expect and the
+// tray's box Tray) read that roll, and returns the Profile with a picture of what it saw. It
+// looks again when the "empty" tray holds dice, and warns when the empty tray is overexposed and
+// when dice are under MinSidePx wide.
 //
 // The reader works without a profile; with one it keeps only the dice whose centre lies in the
 // tray. A profile from a newer cantstop, or a damaged one, is refused with an error that says

@@ -157,7 +157,7 @@ func openCapture(name string, open func() (*gocv.VideoCapture, error), loop bool
 	}
 	if err := checkAnnounced(vc); err != nil {
 		vc.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w: scale the video down (e.g. ffmpeg -i IN -vf scale=1280:-2 OUT.mp4) or ask the pipeline for a smaller size", name, err)
 	}
 	first := gocv.NewMat()
 	if !vc.Read(&first) || first.Empty() {
@@ -174,7 +174,11 @@ func openCapture(name string, open func() (*gocv.VideoCapture, error), loop bool
 // checks the frames themselves).
 func checkAnnounced(vc propSetter) error {
 	w, h := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight))
-	return imghdr.Header{Format: "video", Width: w, Height: h}.Check()
+	if (imghdr.Header{Format: "video", Width: w, Height: h}).Check() != nil {
+		return fmt.Errorf("frames of %dx%d px announced, more than the %d px a side and %d MP read",
+			w, h, imghdr.MaxSide, imghdr.MaxFullDecodePixels/1_000_000)
+	}
+	return nil
 }
 
 // closeFailed frees a VideoCapture that gocv returned with an error.

@@ -345,8 +345,8 @@ func TestOpenOversizeVideo(t *testing.T) {
 	m.Close()
 	vw.Close()
 	for spec, want := range map[string]string{
-		"video:" + path: "video of 12016x16 px",
-		"gst:videotestsrc num-buffers=2 ! video/x-raw,width=12800,height=8 ! videoconvert ! video/x-raw,format=BGR ! appsink": "video of 12800x8 px",
+		"video:" + path: "frames of 12016x16 px announced",
+		"gst:videotestsrc num-buffers=2 ! video/x-raw,width=12800,height=8 ! videoconvert ! video/x-raw,format=BGR ! appsink": "frames of 12800x8 px announced",
 	} {
 		src, err := Open(ctx, spec, Controls{}, nil)
 		if err == nil {
@@ -459,7 +459,7 @@ func TestCheckAnnounced(t *testing.T) {
 	}{{1280, 960, true}, {0, 0, true}, {3840, 2160, true}, {12800, 8, false}, {8000, 7000, false}} {
 		r := &recordingCapture{vals: map[gocv.VideoCaptureProperties]float64{gocv.VideoCaptureFrameWidth: c.w, gocv.VideoCaptureFrameHeight: c.h}}
 		err := checkAnnounced(r)
-		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "video of") {
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "announced") {
 			t.Errorf("%gx%g: %v, want ok %v", c.w, c.h, err, c.ok)
 		}
 	}

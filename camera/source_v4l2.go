@@ -88,7 +88,7 @@ func OpenV4L2(dev string, c Controls, log *slog.Logger) (*V4L2Source, error) {
 	}
 	if err := checkAnnounced(vc); err != nil {
 		vc.Close()
-		return nil, fmt.Errorf("%s: %w: set the camera's size lower (--width/--height, or [camera] in the calibration)", path, err)
+		return nil, fmt.Errorf("%s: %w: ask the camera for a smaller size (cantstop calibrate --width 1280 --height 960)", path, err)
 	}
 	vc.Grab(settleFrames)
 	return &V4L2Source{dev: path, vc: vc}, nil

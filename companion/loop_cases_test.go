@@ -305,7 +305,7 @@ func TestNewGameAsksFirst(t *testing.T) {
 	if c.t.setup != nil || len(c.t.actions) != 0 {
 		t.Fatalf("after OK: setup %v, %d actions, want a fresh table", c.t.setup, len(c.t.actions))
 	}
-	if archived, _ := filepath.Glob(filepath.Join(dir, "*")); len(archived) < 1 {
+	if archived, _ := filepath.Glob(filepath.Join(dir, ArchiveDir, "*")); len(archived) != 1 {
 		t.Fatalf("the game was not archived: %v", archived)
 	}
 }

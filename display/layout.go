@@ -51,9 +51,10 @@ func compose(s Screen, t tr) (content, error) {
 			c.add(para{text: diceText(s.Dice), big: true, center: true})
 			c.add(para{text: t.f(mHintChoose), optional: true})
 		} else {
-			// What was read, "?" for the rest: the players see which die the camera missed.
+			// The values that were read (unread dice are left out): the players see what
+			// the camera made of the roll before they re-roll or correct it.
 			if s.Dice != (engine.Dice{}) {
-				c.title += " " + partialDice(s.Dice)
+				c.title += " " + readValues(s.Dice)
 			}
 			c.add(para{text: t.f(mUnreadable)})
 		}
@@ -343,13 +344,12 @@ func diceText(d engine.Dice) string {
 	return fmt.Sprintf("%d %d %d %d", d[0], d[1], d[2], d[3])
 }
 
-// partialDice is a reading that may lack dice: "5 5 ? ?".
-func partialDice(d engine.Dice) string {
-	s := make([]string, len(d))
-	for i, v := range d {
-		s[i] = "?"
+// readValues lists the values of a partial reading, zeros (no die) left out: "5 5 2".
+func readValues(d engine.Dice) string {
+	var s []string
+	for _, v := range d {
 		if v >= 1 && v <= 6 {
-			s[i] = strconv.Itoa(v)
+			s = append(s, strconv.Itoa(v))
 		}
 	}
 	return strings.Join(s, " ")

@@ -9,7 +9,7 @@ const (
 	KindSetup   Kind = iota // Setup, Selected (highlighted SetupItems entry)
 	KindRollOff             // RollOff
 	KindTurn                // Player, Players[Player].Claimed, RunnersLeft; BustRolls of Rolls if Rolls > 0
-	KindDice                // Dice, DiceRead
+	KindDice                // Dice, DiceRead (unread: Dice holds the values that were read, 0 for none)
 	KindChoices             // Dice, Choices, Selected
 	KindMove                // Steps: what to do on the board after a choice; BustRolls of Rolls if Rolls > 0
 	KindStop                // Player, Stop: pieces to place, claims, removals; Selected scrolls

@@ -68,15 +68,18 @@ func index(names []string, s string) int {
 	return -1
 }
 
-// DisplayPattern draws a test pattern with draw and asks whether it looks right.
-func DisplayPattern(dev string, draw func() error, ask Ask) Check {
+// DisplayPattern draws a test pattern with draw and asks whether it looks
+// right; the display stays on until the answer, then draw's close turns it off.
+func DisplayPattern(dev string, draw func() (close func() error, err error), ask Ask) Check {
 	return Check{Name: "display pattern", Timeout: 5 * time.Minute, Run: func(ctx context.Context) (string, error) {
-		if err := draw(); err != nil {
+		closeDisplay, err := draw()
+		if err != nil {
 			return "", Failed(err, "check the wiring and the address with i2cdetect")
 		}
+		defer closeDisplay()
 		ans, err := ask(ctx, "Does the display show a frame round its edge, a checkerboard and the word cantstop, upright? [y/n]")
 		if err != nil {
-			return "", err
+			return "", Failed(err, noAnswerFix)
 		}
 		if a := strings.ToLower(strings.TrimSpace(ans)); a != "y" && a != "yes" {
 			return "", Failed(fmt.Errorf("the test pattern on %s does not look right", dev),
@@ -86,11 +89,23 @@ func DisplayPattern(dev string, draw func() error, ask Ask) Check {
 	}}
 }
 
-// CameraRead reads one frame and the dice in it with read, which says what it
-// found and where it saved the picture.
-func CameraRead(spec string, read func(ctx context.Context) (string, error)) Check {
-	return Check{Name: "camera reading", Timeout: time.Minute, Run: func(ctx context.Context) (string, error) {
-		got, err := read(ctx)
+// noAnswerFix is the fix when a question gets no answer.
+const noAnswerFix = "run cantstop doctor --interactive at a terminal and answer its questions"
+
+// ReadTimeout bounds CameraRead's reading, once the person has rolled.
+const ReadTimeout = 30 * time.Second
+
+// CameraRead asks for a roll, then reads one frame and the dice in it with
+// read, which says what it found and where it saved the picture (a warning
+// when the roll is not read).
+func CameraRead(spec string, ask Ask, read func(ctx context.Context) (string, error)) Check {
+	return Check{Name: "camera reading", Timeout: 5 * time.Minute, Run: func(ctx context.Context) (string, error) {
+		if _, err := ask(ctx, "Roll four dice into the tray, then press Enter."); err != nil {
+			return "", Failed(err, noAnswerFix)
+		}
+		rctx, cancel := context.WithTimeout(ctx, ReadTimeout)
+		defer cancel()
+		got, err := read(rctx)
 		var p *Problem
 		if err != nil && !errors.As(err, &p) {
 			return "", Failed(err, cameraFix(spec, err))

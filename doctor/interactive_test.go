@@ -65,12 +65,18 @@ func TestButtonsPressed(t *testing.T) {
 }
 
 func TestDisplayPattern(t *testing.T) {
-	drawn := 0
-	draw := func() error { drawn++; return nil }
+	drawn, closed := 0, 0
+	draw := func() (func() error, error) {
+		drawn++
+		return func() error { closed++; return nil }, nil
+	}
 	for ans, want := range map[string]Status{"y": Pass, "Yes": Pass, "n": Fail, "": Fail} {
 		r := runOne(context.Background(), DisplayPattern("/dev/i2c-1", draw, func(ctx context.Context, q string) (string, error) {
 			if !strings.Contains(q, "checkerboard") {
 				t.Errorf("question %q", q)
+			}
+			if closed != drawn-1 {
+				t.Error("the display was closed (turned off) before the question")
 			}
 			return ans, nil
 		}), time.Second)
@@ -78,10 +84,10 @@ func TestDisplayPattern(t *testing.T) {
 			t.Errorf("answer %q: %s %s (fix %s)", ans, r.Status, r.Detail, r.Fix)
 		}
 	}
-	if drawn != 4 {
-		t.Errorf("drawn %d times", drawn)
+	if drawn != 4 || closed != 4 {
+		t.Errorf("drawn %d times, closed %d", drawn, closed)
 	}
-	r := runOne(context.Background(), DisplayPattern("/dev/i2c-1", func() error { return errors.New("i2c: no ACK") }, nil), time.Second)
+	r := runOne(context.Background(), DisplayPattern("/dev/i2c-1", func() (func() error, error) { return nil, errors.New("i2c: no ACK") }, nil), time.Second)
 	if r.Status != Fail || !strings.Contains(r.Detail, "no ACK") {
 		t.Errorf("draw error: %+v", r)
 	}

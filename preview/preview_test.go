@@ -172,4 +172,17 @@ func TestRun(t *testing.T) {
 	if !strings.HasPrefix(addr, "127.0.0.1:") {
 		t.Errorf("web page on %q, want 127.0.0.1", addr)
 	}
+	// The page ends with Run.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		r, err := http.Get("http://" + addr + "/status")
+		if err != nil {
+			break
+		}
+		r.Body.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the web page still answers after Run returned")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -35,6 +35,8 @@ type Opts struct {
 // Run shows frames from src, each through look, until ctx ends or the source
 // runs out (io.EOF, which is not an error); it returns the frames shown.
 func Run(ctx context.Context, src camera.Source, look Look, o Opts) (int, error) {
+	ctx, cancel := context.WithCancel(ctx) // the web page ends with Run
+	defer cancel()
 	if o.Cols <= 0 {
 		o.Cols = 80
 	}
@@ -69,6 +71,9 @@ func Run(ctx context.Context, src camera.Source, look Look, o Opts) (int, error)
 		switch {
 		case errors.Is(err, io.EOF):
 			return shown, nil
+		case err == nil && ctx.Err() != nil:
+			frame.Close()
+			return shown, nil
 		case ctx.Err() != nil:
 			return shown, nil
 		case err != nil:
@@ -77,10 +82,15 @@ func Run(ctx context.Context, src camera.Source, look Look, o Opts) (int, error)
 		drawn, status := look(frame)
 		frame.Close()
 		if o.Terminal != nil {
-			fmt.Fprintf(o.Terminal, "\x1b[H%s\x1b[K%s\n", ANSI(drawn, o.Cols, o.Rows-1), status)
+			// The status line is cut to the width and has no newline: the view never scrolls.
+			line := []rune(status)
+			fmt.Fprintf(o.Terminal, "\x1b[H%s\x1b[K%s", ANSI(drawn, o.Cols, o.Rows-1), string(line[:min(len(line), o.Cols)]))
 		}
 		if srv != nil {
-			if buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, drawn, []int{gocv.IMWriteJpegQuality, 80}); err == nil {
+			buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, drawn, []int{gocv.IMWriteJpegQuality, 80})
+			if err != nil {
+				o.Log.Warn("preview frame not encoded for the web page", "err", err)
+			} else {
 				srv.Publish(append([]byte(nil), buf.GetBytes()...), status)
 				buf.Close()
 			}

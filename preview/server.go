@@ -105,19 +105,23 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Serve listens on addr and serves s until ctx ends. It returns once
-// listening, with the address it listens on; errors after that are logged.
+// Serve listens on addr and serves s until ctx ends, streams included (their
+// requests share ctx). It returns once listening, with the address it listens
+// on; errors after that are logged.
 func (s *Server) Serve(ctx context.Context, addr string, log *slog.Logger) (net.Addr, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w (is another preview running? use --listen with another port)", addr, err)
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		srv.Shutdown(sctx)
+		if err := srv.Shutdown(sctx); err != nil {
+			srv.Close()
+		}
 	}()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/usr/local/go/bin
+# gocv finds OpenCV through the modules make setup installs (as the Makefile says).
+export PKG_CONFIG_PATH=$PWD/scripts/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 fuzztime=${FUZZTIME:-10s}
 # target package: the decoders that take bytes from outside the program.
 targets=(

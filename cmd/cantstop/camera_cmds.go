@@ -55,6 +55,8 @@ func cameraPreviewCmd() *cobra.Command {
 				switch {
 				case lerr != nil:
 					return lerr
+				case found && c.Camera.Source == "none":
+					return fmt.Errorf("%s sets [camera] source = none: name the camera to aim with --camera (e.g. --camera %s)", loc.Path, defaultCamera())
 				case found:
 					src, r, err = openCalibrated(ctx, c, loc.Path, log)
 				default:

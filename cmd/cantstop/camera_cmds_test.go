@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -49,5 +50,17 @@ func TestCameraPreview(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("preview ended with %v after cancel", err)
+	}
+}
+
+// A device set up without a camera says how to name one.
+func TestCameraPreviewNoCamera(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "cantstop.conf")
+	if err := os.WriteFile(conf, []byte("[camera]\nsource = none\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := calibrateCLI(t, "", "camera", "preview", "--config", conf, "--no-terminal")
+	if err == nil || !strings.Contains(err.Error(), "source = none: name the camera to aim with --camera") {
+		t.Errorf("preview with no camera: %v", err)
 	}
 }

@@ -142,19 +142,19 @@ func defaultSimStateDir() (string, error) {
 }
 
 // fitScreen resolves --screen auto: the OLED's pixels at full size when the
-// terminal is 130 columns wide, in Braille when 66, else text (also when the
-// output is no terminal).
+// terminal has 130 columns and 37 lines (the screen, its border, the key
+// help), in Braille when 66 and 21, else text (also when the output is no terminal).
 func fitScreen(screen string, out *os.File) string {
 	if screen != "auto" {
 		return screen
 	}
-	w, _, err := term.GetSize(int(out.Fd()))
+	w, h, err := term.GetSize(int(out.Fd()))
 	switch {
 	case err != nil:
 		return "text"
-	case w >= display.Width+2:
+	case w >= display.Width+2 && h >= display.Height/2+5:
 		return "oled"
-	case w >= display.Width/2+2:
+	case w >= display.Width/2+2 && h >= display.Height/4+5:
 		return "oled-compact"
 	}
 	return "text"

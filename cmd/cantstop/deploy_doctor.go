@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"os/user"
-	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -167,15 +167,7 @@ func interactiveChecks(f *deviceFlags, in io.Reader, out io.Writer) []doctor.Che
 		cfg = config.Default()
 	}
 	log := sdlog.New(io.Discard, nil, false)
-	lines := bufio.NewReader(in)
-	ask := func(ctx context.Context, q string) (string, error) {
-		fmt.Fprint(out, q+" ")
-		s, err := lines.ReadString('\n')
-		if err != nil && s == "" {
-			return "", fmt.Errorf("no answer: %w", err)
-		}
-		return strings.TrimSpace(s), nil
-	}
+	ask := asker(in, out)
 	var checks []doctor.Check
 	if cfg.Buttons.Input == "gpio" {
 		b := cfg.Buttons
@@ -188,35 +180,64 @@ func interactiveChecks(f *deviceFlags, in io.Reader, out io.Writer) []doctor.Che
 			}))
 	}
 	if cfg.Display.Output == "oled" {
-		checks = append(checks, doctor.DisplayPattern(cfg.Display.I2CDev(), func() error {
+		checks = append(checks, doctor.DisplayPattern(cfg.Display.I2CDev(), func() (func() error, error) {
 			oled, closeOLED, err := display.OpenOLEDBus(cfg.Display.I2CBus, cfg.Display.Address, cfg.Display.Rotated, display.English)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			defer closeOLED()
-			return oled.TestPattern()
+			if err := oled.TestPattern(); err != nil {
+				closeOLED()
+				return nil, err
+			}
+			return closeOLED, nil // after the answer: closing turns the display off
 		}, ask))
 	}
 	if cfg.Camera.Source != "none" {
-		checks = append(checks, doctor.CameraRead(cfg.Camera.Source, func(ctx context.Context) (string, error) {
-			if _, err := ask(ctx, "Roll four dice into the tray, then press Enter."); err != nil {
-				return "", err
-			}
+		checks = append(checks, doctor.CameraRead(cfg.Camera.Source, ask, func(ctx context.Context) (string, error) {
 			src, r, err := openCamera(ctx, cfg, loc.Path, log)
 			if err != nil {
 				return "", err
 			}
 			defer src.Close()
 			defer r.Close()
-			return readOneRoll(ctx, src, r, filepath.Join(os.TempDir(), "cantstop-doctor.png"))
+			return readOneRoll(ctx, src, r)
 		}))
 	}
 	return checks
 }
 
+// asker asks on out and reads the answer, a line, from in. One goroutine reads
+// the lines, so a question given up on (its check timed out) leaves no read
+// behind to take the next answer.
+func asker(in io.Reader, out io.Writer) doctor.Ask {
+	lines := make(chan string)
+	var once sync.Once
+	return func(ctx context.Context, q string) (string, error) {
+		once.Do(func() {
+			go func() {
+				defer close(lines)
+				sc := bufio.NewScanner(in)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+			}()
+		})
+		fmt.Fprint(out, q+" ")
+		select {
+		case s, ok := <-lines:
+			if !ok {
+				return "", fmt.Errorf("no answer: the input ended")
+			}
+			return strings.TrimSpace(s), nil
+		case <-ctx.Done():
+			return "", fmt.Errorf("no answer: %w", ctx.Err())
+		}
+	}
+}
+
 // readOneRoll reads the dice in one frame and saves the frame with what was
-// found drawn in, for cantstop doctor --interactive.
-func readOneRoll(ctx context.Context, src camera.Source, r *dice.Reader, picture string) (string, error) {
+// found drawn in (a new file in the temporary folder), for cantstop doctor --interactive.
+func readOneRoll(ctx context.Context, src camera.Source, r *dice.Reader) (string, error) {
 	frame, err := src.Frame(ctx)
 	if err != nil {
 		return "", fmt.Errorf("read a frame: %w", err)
@@ -225,9 +246,13 @@ func readOneRoll(ctx context.Context, src camera.Source, r *dice.Reader, picture
 	rd := r.Read(frame)
 	a := dice.Annotate(frame, rd)
 	defer a.Close()
-	saved := "picture: " + picture
-	if !gocv.IMWrite(picture, a) {
-		saved = "the picture could not be saved to " + picture
+	saved := "no picture saved"
+	if f, err := os.CreateTemp("", "cantstop-doctor-*.png"); err == nil {
+		f.Close()
+		saved = "picture: " + f.Name()
+		if !gocv.IMWrite(f.Name(), a) {
+			saved = "the picture could not be written to " + f.Name()
+		}
 	}
 	got := fmt.Sprintf("frame %dx%d: %s %v (%s)", frame.Cols(), frame.Rows(), rd.Status, rd.Values(), saved)
 	if rd.Status != dice.StatusRead {

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit codes, for scripts (README "Exit codes"; dice read's --help).
+// Exit codes, for scripts (dice read's --help and README list them).
 const (
 	exitError      = 1 // something went wrong: a file, the camera, the config
 	exitUsage      = 2 // the command line: a missing or extra argument, an unknown flag
@@ -48,9 +48,23 @@ func withUsage(root *cobra.Command) {
 		}
 		return &exitCodeError{code: exitUsage, msg: msg + "\nmore: " + c.CommandPath() + " --help"}
 	}
+	// A word that names no command (cantstop mvoes) is a bad command line too: root
+	// takes any words and refuses them itself (cobra would exit 1, or print help).
+	root.Args = cobra.ArbitraryArgs
+	root.SuggestionsMinimumDistance = 2
+	root.RunE = func(c *cobra.Command, a []string) error {
+		if len(a) == 0 {
+			return c.Help()
+		}
+		msg := fmt.Sprintf("%q is not a cantstop command", a[0])
+		if s := c.SuggestionsFor(a[0]); len(s) > 0 {
+			msg += fmt.Sprintf(": did you mean %s?", strings.Join(s, " or "))
+		}
+		return &exitCodeError{code: exitUsage, msg: msg + "\nmore: cantstop --help"}
+	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if args := c.Args; args != nil {
+		if args := c.Args; args != nil && c.HasParent() {
 			c.Args = func(c *cobra.Command, a []string) error {
 				if err := args(c, a); err != nil {
 					want := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(c.UseLine(), c.CommandPath()), "[flags]"))

@@ -18,6 +18,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"version", "now"}, []string{"version takes no arguments: got 1 argument"}},
 		{[]string{"moves", "--jsn", "2:0", "1546"}, []string{"unknown flag: --jsn", "usage: cantstop moves"}},
 		{[]string{"dice", "read", "a.jpg", "b.jpg"}, []string{"read takes [FILE]: got 2 arguments", "e.g. cantstop dice read roll.jpg"}},
+		{[]string{"mvoes", "2:0", "1546"}, []string{`"mvoes" is not a cantstop command: did you mean moves?`, "more: cantstop --help"}},
 	} {
 		out, err := calibrateCLI(t, "", c.args...)
 		if code := exitCode(err); code != exitUsage {
