@@ -7,10 +7,11 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"log/slog"
 	"mime"
 	"mime/multipart"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,9 +80,14 @@ func TestANSI(t *testing.T) {
 // new part for each frame published.
 func TestServer(t *testing.T) {
 	s := NewServer()
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	r0, err := http.Get(ts.URL + "/frame.jpg")
+	sctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	addr, err := s.Serve(sctx, "127.0.0.1:0", slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + addr.String()
+	r0, err := http.Get(base + "/frame.jpg?t=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +97,7 @@ func TestServer(t *testing.T) {
 	}
 	s.Publish([]byte("\xff\xd8first\xff\xd9"), "read 2 3 5 6")
 	get := func(path string) string {
-		r, err := http.Get(ts.URL + path)
+		r, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +113,7 @@ func TestServer(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/stream.mjpg", nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/stream.mjpg", nil)
 	r, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -184,5 +190,39 @@ func TestRun(t *testing.T) {
 			t.Fatal("the web page still answers after Run returned")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestServerRefuses: what is not a GET of a known page gets a status that says so.
+func TestServerRefuses(t *testing.T) {
+	s := NewServer()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	addr, err := s.Serve(ctx, "127.0.0.1:0", slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for req, want := range map[string]string{
+		"GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n": "HTTP/1.1 404 Not Found",
+		"POST / HTTP/1.1\r\nHost: x\r\n\r\n":       "HTTP/1.1 405 Method Not Allowed",
+		"hello\r\n\r\n":                            "HTTP/1.1 400 Bad Request",
+	} {
+		conn, err := net.Dial("tcp", addr.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Write([]byte(req))
+		got, _ := bufio.NewReader(conn).ReadString('\n')
+		conn.Close()
+		if strings.TrimSpace(got) != want {
+			t.Errorf("%q: %q, want %q", req, got, want)
+		}
+	}
+	// Once ctx ends, nothing listens.
+	stop()
+	time.Sleep(20 * time.Millisecond)
+	if c, err := net.Dial("tcp", addr.String()); err == nil {
+		c.Close()
+		t.Error("still listening after ctx ended")
 	}
 }
