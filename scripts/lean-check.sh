@@ -27,4 +27,4 @@ for b in "$sys" "$lean"; do
 done
 # The service's own environment (systemd/cantstop.service): the budget is 60 MB peak.
 printf '%s as the service runs it: ' "$lean"
-MALLOC_ARENA_MAX=2 GOMEMLIMIT=24MiB "$lean" play --sim --auto --seed 4 --games 1 --stats 2>/dev/null | grep '^memory:'
+MALLOC_ARENA_MAX=2 GOMEMLIMIT=20MiB "$lean" play --sim --auto --seed 4 --games 1 --stats 2>/dev/null | grep '^memory:'

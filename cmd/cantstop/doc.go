@@ -13,6 +13,6 @@
 //	cantstop doctor; cantstop config check; cantstop version
 //
 // Each command lives in a *_cmds.go file (engine, dice, camera, calibrate, companion) or deploy_*.go
-// (run, doctor, config, version, and the devices run opens). gc.go sets GOGC=400 and a 24 MiB
+// (run, doctor, config, version, and the devices run opens). gc.go sets GOGC=400 and a 20 MiB
 // soft memory limit unless the environment sets them.
 package main
