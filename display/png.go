@@ -31,8 +31,8 @@ func NewPNG(dir string, lang Lang) *PNG {
 
 // Show writes s to the next numbered file: 0001-turn.png, 0002-dice.png...
 func (p *PNG) Show(s Screen) error {
+	img, lerr := Render(s, p.Lang)
 	if p.Distinct {
-		img, _ := Render(s, p.Lang)
 		key := string(img.Pix)
 		if p.seen[key] {
 			return nil
@@ -43,15 +43,18 @@ func (p *PNG) Show(s Screen) error {
 		p.seen[key] = true
 	}
 	p.n++
-	return p.Save(fmt.Sprintf("%04d-%s", p.n, s.Kind), s)
+	return p.write(fmt.Sprintf("%04d-%s", p.n, s.Kind), img, lerr)
 }
 
 // Save writes s to DIR/name.png. A layout problem is returned after the
 // file is written.
 func (p *PNG) Save(name string, s Screen) error {
 	img, lerr := Render(s, p.Lang)
-	path := filepath.Join(p.Dir, name+".png")
-	if err := WritePNG(path, img, p.Scale); err != nil {
+	return p.write(name, img, lerr)
+}
+
+func (p *PNG) write(name string, img *image1bit.VerticalLSB, lerr error) error {
+	if err := WritePNG(filepath.Join(p.Dir, name+".png"), img, p.Scale); err != nil {
 		return err
 	}
 	return lerr

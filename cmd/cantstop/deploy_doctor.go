@@ -48,9 +48,9 @@ and reads the dice in one camera frame, saving the picture.`,
   cantstop doctor --config ./cantstop.conf --state-dir /tmp/games`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			checks := doctorChecks(cmd.Context(), &f)
+			checks, cfg, path := doctorChecks(cmd.Context(), &f)
 			if interactive {
-				checks = append(checks, interactiveChecks(&f, cmd.InOrStdin(), cmd.OutOrStdout())...)
+				checks = append(checks, interactiveChecks(cfg, path, cmd.InOrStdin(), cmd.OutOrStdout())...)
 			}
 			rs := doctor.Run(cmd.Context(), checks, timeout, cmd.OutOrStdout())
 			if n := doctor.Failures(rs); n > 0 {
@@ -65,8 +65,9 @@ and reads the dice in one camera frame, saving the picture.`,
 	return cmd
 }
 
-// doctorChecks builds the device's checks from its configuration.
-func doctorChecks(ctx context.Context, f *deviceFlags) []doctor.Check {
+// doctorChecks builds the device's checks from its configuration, and returns
+// that configuration (the defaults when it does not load) and its path.
+func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.Config, string) {
 	loc := f.location()
 	cfg, found, err := loc.Load(configChecks())
 	checks := []doctor.Check{doctor.Config(loc.Path, found, err)}
@@ -110,7 +111,7 @@ func doctorChecks(ctx context.Context, f *deviceFlags) []doctor.Check {
 			return c, err
 		}))
 	}
-	return checks
+	return checks, cfg, loc.Path
 }
 
 // doctorStateDir is the directory the service would use: --state-dir,
@@ -160,12 +161,7 @@ func processGroups() ([]string, error) {
 
 // interactiveChecks are the checks a person takes part in: each button
 // pressed in turn, the display's test pattern looked at, a roll read.
-func interactiveChecks(f *deviceFlags, in io.Reader, out io.Writer) []doctor.Check {
-	loc := f.location()
-	cfg, _, err := loc.Load(configChecks())
-	if err != nil {
-		cfg = config.Default()
-	}
+func interactiveChecks(cfg config.Config, configPath string, in io.Reader, out io.Writer) []doctor.Check {
 	log := sdlog.New(io.Discard, nil, false)
 	ask := asker(in, out)
 	var checks []doctor.Check
@@ -194,7 +190,7 @@ func interactiveChecks(f *deviceFlags, in io.Reader, out io.Writer) []doctor.Che
 	}
 	if cfg.Camera.Source != "none" {
 		checks = append(checks, doctor.CameraRead(cfg.Camera.Source, ask, func(ctx context.Context) (string, error) {
-			src, r, err := openCamera(ctx, cfg, loc.Path, log)
+			src, r, err := openCamera(ctx, cfg, configPath, log)
 			if err != nil {
 				return "", err
 			}
