@@ -24,6 +24,10 @@ type Options struct {
 	Reader   dice.Opts        // options to start from (Model: other networks); Expect and Tray are calibrated
 	Frames   int              // frames read per look, the last one kept (a live camera catches up); default 3
 	Attempts int              // tries at each step before giving up; default 3
+	// Rolls is how many confirmed rolls the reader learns the dice from, the measuring roll
+	// among them; default DefaultRolls, 1 for the measuring roll alone. More are asked for,
+	// up to twice as many, while a value has fewer than dice.MinPerValue examples.
+	Rolls int
 	Now      func() time.Time // default time.Now
 }
 
@@ -36,6 +40,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Attempts <= 0 {
 		o.Attempts = 3
+	}
+	if o.Rolls <= 0 {
+		o.Rolls = DefaultRolls
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -50,8 +57,13 @@ type Result struct {
 	Looks    []DieLook    // each measured die
 	Picture  gocv.Mat     // the roll with tray outline, dice and values drawn; the caller closes it
 	Verified bool         // the profile's options read the confirmed values
-	Notes    []string     // what was adjusted, and why
+	// Adaptation is what the reader made of the rolls' dice (Profile.Examples).
+	Adaptation dice.Adaptation
+	Notes      []string // what was adjusted, and why
 }
+
+// DefaultRolls is how many rolls calibration learns the dice from.
+const DefaultRolls = 6
 
 // ErrCancelled is returned when the person calibrating stops.
 var ErrCancelled = errors.New("calibration cancelled")
@@ -69,7 +81,11 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}
 
 	// 1. The empty tray.
-	p.Say("Step 1 of 3: the empty tray.")
+	steps := 3
+	if o.Rolls > 1 {
+		steps = 4
+	}
+	p.Say(fmt.Sprintf("Step 1 of %d: the empty tray.", steps))
 	var tray Tray
 	clipped := 0.0 // the share of the tray clipped white, when that is overexposed
 	plain, err := dice.NewReader(dice.Opts{Model: o.Reader.Model})
@@ -118,7 +134,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}
 
 	// 2. A roll.
-	p.Say(fmt.Sprintf("Step 2 of 3: roll the %d dice.", o.Dice))
+	p.Say(fmt.Sprintf("Step 2 of %d: roll the %d dice.", steps, o.Dice))
 	cands, err := tryOpts(o.Reader, tray, o.Dice)
 	if err != nil {
 		return fail(err)
@@ -152,7 +168,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}
 
 	// 3. Measure, confirm, correct.
-	p.Say("Step 3 of 3: check what was read.")
+	p.Say(fmt.Sprintf("Step 3 of %d: check what was read.", steps))
 	dd, looks, err := Measure(image.Pt(frame.Cols(), frame.Rows()), rd)
 	if err != nil {
 		return fail(fmt.Errorf("%w: roll again with the dice flat and apart", err))
@@ -199,8 +215,24 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		res.Notes = append(res.Notes, cands[chosen].note)
 	}
 
+	// 4. More rolls, each confirmed: the reader learns the game's own dice.
+	ex := dice.Label(rd, dd.Values)
+	if o.Rolls > 1 {
+		if ex, err = learnRolls(ctx, src, p, o, cands[chosen].r, ex); err != nil {
+			return fail(err)
+		}
+	}
+	if res.Adaptation, err = cands[chosen].r.Adapt(ex); err != nil {
+		return fail(fmt.Errorf("learn the dice: %w", err))
+	}
+	p.Say(fmt.Sprintf("Learnt %d of your dice: %s.", len(ex), res.Adaptation.Why))
+	if !res.Adaptation.Used {
+		res.Notes = append(res.Notes, "the reader reads with its general network: "+res.Adaptation.Why+"; it goes on learning your dice in play")
+	}
+
 	res.Reading = rd
 	res.Profile = Profile{
+		Examples: ex,
 		Version:  Version,
 		Created:  o.Now().UTC().Truncate(time.Second),
 		Camera:   o.Camera,
@@ -215,6 +247,67 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	res.Picture.Close()
 	res.Picture = Picture(frame, tray, rd)
 	return res, nil
+}
+
+// learnRolls asks for the rest of o.Rolls rolls, and more while a value has too few examples,
+// reads each with r, has the person confirm or correct it and adds its dice to ex. "s" stops
+// early; a roll whose values are not given right is skipped.
+func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r *dice.Reader, ex []dice.Example) ([]dice.Example, error) {
+	p.Say(fmt.Sprintf("Step 4 of 4: %d more rolls, so that the reader learns your dice.", o.Rolls-1))
+	for i := 2; i <= 2*o.Rolls; i++ {
+		few := tooFew(ex)
+		if i > o.Rolls && few == "" {
+			break
+		}
+		q := fmt.Sprintf("Roll %d of %d: roll the %d dice, press Enter when they have stopped (s to stop learning)", i, o.Rolls, o.Dice)
+		if i > o.Rolls {
+			q = fmt.Sprintf("Fewer than %d of %s seen yet: roll again, press Enter when they have stopped (s to stop learning)", dice.MinPerValue, few)
+		}
+		ans, err := p.Ask(ctx, q, "")
+		switch {
+		case err != nil:
+			return nil, err
+		case ans == "q":
+			return nil, ErrCancelled
+		case ans == "s":
+			return ex, nil
+		}
+		frame, err := look(ctx, src, o.Frames)
+		if err != nil {
+			return nil, err
+		}
+		rd := r.Read(frame)
+		frame.Close()
+		vals, err := askValues(ctx, p, o.Dice, rd.Values())
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		if err != nil {
+			p.Say("Skipped that roll: " + err.Error() + ".")
+			continue
+		}
+		got := dice.Label(rd, vals)
+		ex = AddExamples(ex, got)
+		if len(got) < len(vals) {
+			p.Say(fmt.Sprintf("Learnt %d of those dice (the others were not found, or not told apart): %d in all.", len(got), len(ex)))
+		}
+	}
+	return ex, nil
+}
+
+// tooFew lists the values 1-6 with fewer than dice.MinPerValue examples, as "2, 5", or "".
+func tooFew(ex []dice.Example) string {
+	var n [7]int
+	for _, e := range ex {
+		n[e.Value]++
+	}
+	var few []string
+	for v := 1; v <= 6; v++ {
+		if n[v] < dice.MinPerValue {
+			few = append(few, strconv.Itoa(v))
+		}
+	}
+	return strings.Join(few, ", ")
 }
 
 type candidate struct {

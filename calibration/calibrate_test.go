@@ -105,6 +105,7 @@ func calibrateScaled(t *testing.T, photo string, scale float64, answers ...step)
 	s := &script{t: t, steps: append(steps, answers...)}
 	res, err := Run(context.Background(), cam, s, Options{
 		Camera: "file:" + photo,
+		Rolls:  1,
 		Now:    func() time.Time { return time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC) },
 	})
 	if err != nil {
@@ -251,7 +252,7 @@ func TestRunMisreadAskBeforeKeeping(t *testing.T) {
 		{ask: "Roll the 4 dice", act: func() { cam.now = roll }}}, append(retries(),
 		step{ask: "Are the dice", answer: "2 2 2 2"},
 		step{ask: "Keep this calibration anyway?", answer: "n"})...)}
-	_, err := Run(context.Background(), cam, s, Options{})
+	_, err := Run(context.Background(), cam, s, Options{Rolls: 1})
 	if !errors.Is(err, ErrCancelled) || !strings.Contains(err.Error(), "not read right") {
 		t.Errorf("declined calibration: %v", err)
 	}
@@ -268,7 +269,7 @@ func TestRunNoTray(t *testing.T) {
 	gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
 	cam := &scene{now: noise}
 	s := &script{t: t, steps: []step{{ask: "Take the dice out"}, {ask: "Try again", answer: "q"}}}
-	_, err := Run(context.Background(), cam, s, Options{})
+	_, err := Run(context.Background(), cam, s, Options{Rolls: 1})
 	if !errors.Is(err, ErrCancelled) {
 		t.Errorf("stopping after a failed look: %v", err)
 	}
@@ -376,7 +377,7 @@ func TestRunWarnsOfOverexposure(t *testing.T) {
 			}, append(retries(),
 				step{ask: "Are the dice", answer: truth, optional: true},
 				step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)}
-			res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto})
+			res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto, Rolls: 1})
 			if err == nil {
 				res.Picture.Close()
 			}
@@ -406,7 +407,7 @@ func TestRunEmptyTrayHoldsDice(t *testing.T) {
 	}, append(retries(),
 		step{ask: "Are the dice", answer: truth},
 		step{ask: "Keep this calibration anyway?", answer: "y", optional: true})...)}
-	res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto})
+	res, err := Run(context.Background(), cam, s, Options{Camera: "file:" + boardPhoto, Rolls: 1})
 	if err != nil {
 		t.Fatalf("Run: %v\nsaid:\n%s", err, strings.Join(s.said, "\n"))
 	}

@@ -24,13 +24,15 @@ import (
 // Version is the profile format this code writes and the newest it reads.
 // Raise it when a field changes meaning; Parse upgrades older profiles.
 //
+// 4: examples, the dice of the calibration rolls as the person confirmed them (dice.Example),
+// which the reader adapts to. Versions 1-3 have none.
 // 3: the reader is the learned one (package dice): its options are the dice count and the
 // tray (dice.Opts), and the dice are measured from its boxes, with no pips. Versions 1 and 2
 // held the pip reader's settings (reader.die_side_px, background_lab, min_contrast, ...) and
 // the pips' size and colours (dice.pip_px, pip_lab, ...): Parse drops them (obsoleteFields).
 // 2: reader.die_side_px was in the pip reader's own measure; version 1 held the top face's
 // side there.
-const Version = 3
+const Version = 4
 
 // Profile is what calibration learned about one rig: camera, tray, dice. Validate lists the
 // range of every field; Parse (and so Load) and Save refuse a profile with any field outside it.
@@ -42,6 +44,9 @@ type Profile struct {
 	Tray     Tray            `json:"tray"`
 	Dice     Dice            `json:"dice"`
 	Reader   dice.Opts       `json:"reader"` // the reader options the values above give
+	// Examples are the dice of the calibration rolls, as confirmed: the reader adapts to them
+	// (dice.Reader.Adapt), with those learnt in play (Learnt).
+	Examples []dice.Example `json:"examples,omitempty"`
 	// Upgraded says what Parse changed in a profile of an older version, and which fields it
 	// ignored as unknown (not saved).
 	Upgraded []string `json:"-"`
@@ -65,8 +70,8 @@ const (
 	MaxOutlinePoints = 1000
 	// MaxCameraLen bounds the camera source recorded in the profile, in bytes.
 	MaxCameraLen = 1024
-	// MaxProfileBytes bounds the file Load reads (a profile is about 1 kB).
-	MaxProfileBytes = 1 << 20
+	// MaxProfileBytes bounds the file Load reads (a profile is about 1 kB, and 6.4 kB an example).
+	MaxProfileBytes = 2 << 20
 
 	// Upper bounds of the camera controls, beyond camera.Controls.Validate's lower ones: the
 	// largest values a rig for a dice tray has any use for.
@@ -101,6 +106,8 @@ const (
 //	reader.tray              empty (the whole frame) or inside tray.frame
 //	reader.model             "" (the built-in networks): a profile does not point the reader at
 //	                         other files; `dice read --model` and `dice bench --model` do that
+//	examples                 at most MaxExamples, each with value 0 to 6, weight above 0 and at
+//	                         most 100, and a square of dice.SquareBytes bytes
 //
 // Fields a profile holds that are none of these (an old reader's settings, a hand edit) are
 // not read at all (Parse says which, in Upgraded).
@@ -209,6 +216,7 @@ func (p Profile) Validate() error {
 	if r.Tray != (image.Rectangle{}) && (r.Tray.Empty() || !r.Tray.In(frame)) {
 		bad("reader.tray", "%v: want empty (the whole frame) or a rectangle inside the %dx%d frame", r.Tray, t.Frame.X, t.Frame.Y)
 	}
+	errs = append(errs, checkExamples("examples", p.Examples)...)
 	if r.Model != "" {
 		bad("reader.model", "%q: want \"\" (the built-in networks): a profile may not point the reader at other files (give --model to dice read or dice bench instead)", r.Model)
 	}
@@ -284,7 +292,7 @@ func Load(path string) (Profile, error) {
 		return Profile{}, fmt.Errorf("read calibration profile %s: %w", path, err)
 	}
 	if len(data) > MaxProfileBytes {
-		return Profile{}, fmt.Errorf("calibration profile %s: larger than %d bytes, so not a profile (one is about 1 kB); %s", path, MaxProfileBytes, recalibrate)
+		return Profile{}, fmt.Errorf("calibration profile %s: larger than %d bytes, so not a profile (one is about 1 kB, 2 MB at most with its examples); %s", path, MaxProfileBytes, recalibrate)
 	}
 	p, err := Parse(data)
 	if err != nil {

@@ -27,7 +27,7 @@ func FuzzParseProfile(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Add(bytes.Replace(valid, []byte(`"version": 3`), []byte(`"version": 1`), 1))
+	f.Add(bytes.Replace(valid, []byte(`"version": 4`), []byte(`"version": 1`), 1))
 	f.Add(bytes.Replace(valid, []byte(`"expect": 4`), []byte(`"expect": 4, "face_side": 100000`), 1))
 	f.Add(bytes.Replace(valid, []byte(`"side_px": 34.5`), []byte(`"side_px": 1e308`), 1))
 	f.Add(valid[:len(valid)/2])

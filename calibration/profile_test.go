@@ -101,7 +101,7 @@ func TestProfileUpgrade(t *testing.T) {
 		if got.Reader != want.Reader || got.Dice.SidePx != want.Dice.SidePx || got.Dice.Count != 4 {
 			t.Errorf("version %d upgraded: reader %+v dice %+v, want reader %+v, dice side %g", c.version, got.Reader, got.Dice, want.Reader, want.Dice.SidePx)
 		}
-		if len(got.Upgraded) != 1 || !strings.Contains(got.Upgraded[0], "old pip reader") || !strings.Contains(got.Upgraded[0], "version 3 profile") {
+		if len(got.Upgraded) != 1 || !strings.Contains(got.Upgraded[0], "old pip reader") || !strings.Contains(got.Upgraded[0], "version 4 profile") {
 			t.Errorf("version %d: upgrade not explained: %q", c.version, got.Upgraded)
 			continue
 		}
@@ -142,7 +142,7 @@ func TestProfileErrors(t *testing.T) {
 		want       []string
 	}{
 		{"newer", edit(func(m map[string]any) { m["version"] = Version + 2 }),
-			[]string{"calibration profile version 5 is newer than this cantstop understands (3): upgrade cantstop or run `cantstop calibrate` again"}},
+			[]string{"calibration profile version 6 is newer than this cantstop understands (4): upgrade cantstop or run `cantstop calibrate` again"}},
 		{"no version", edit(func(m map[string]any) { delete(m, "version") }), []string{`no "version" field`}},
 		{"version zero", edit(func(m map[string]any) { m["version"] = 0 }), []string{"version 0 is not valid"}},
 		{"truncated", string(valid[:len(valid)/2]), []string{"not valid JSON at line", "unexpected end"}},

@@ -206,7 +206,7 @@ func TestLoadTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(path)
-	if err == nil || !strings.Contains(err.Error(), "calibration profile "+path+": larger than 1048576 bytes") {
+	if err == nil || !strings.Contains(err.Error(), "calibration profile "+path+": larger than 2097152 bytes") {
 		t.Errorf("Load of %d bytes: %v", len(data), err)
 	}
 	if err := os.WriteFile(path, data[:MaxProfileBytes], 0o644); err != nil {

@@ -43,7 +43,7 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int) Reading {
 					v = j
 				}
 			}
-			d := Die{Value: v, Box: box(k), Confidence: p[v]}
+			d := Die{Value: v, Box: box(k), Confidence: p[v], Probs: p, cand: i}
 			if p[v] < th.Face {
 				d.Value = 0
 				d.Why = fmt.Sprintf("face not read surely: leans to %d at %.2f", v, p[v])

@@ -74,11 +74,12 @@ func TestDecideDice(t *testing.T) {
 	c := []cand{{0.9, 300.4, 100, 40.4}, {0.8, 100, 50.5, 31}, {0.7, 200, 100, 40}}
 	// A tie between 3 and 5 leans to the smaller value, as np.argmax.
 	tie := [7]float64{0, 0, 0, 0.45, 0, 0.45, 0.1}
-	r := decide(c, [][7]float64{face(6, 0.95), face(1, 0.99), tie}, th, 0)
+	probs := [][7]float64{face(6, 0.95), face(1, 0.99), tie}
+	r := decide(c, probs, th, 0)
 	want := []Die{
-		{Value: 1, Box: image.Rect(85, 35, 116, 66), Confidence: 0.99},
-		{Value: 0, Box: image.Rect(180, 80, 220, 120), Confidence: 0.45, Why: "face not read surely: leans to 3 at 0.45"},
-		{Value: 6, Box: image.Rect(280, 80, 320, 120), Confidence: 0.95},
+		{Value: 1, Box: image.Rect(85, 35, 116, 66), Confidence: 0.99, Probs: probs[1], cand: 1},
+		{Value: 0, Box: image.Rect(180, 80, 220, 120), Confidence: 0.45, Why: "face not read surely: leans to 3 at 0.45", Probs: tie, cand: 2},
+		{Value: 6, Box: image.Rect(280, 80, 320, 120), Confidence: 0.95, Probs: probs[0]},
 	}
 	if !reflect.DeepEqual(r.Dice, want) {
 		t.Errorf("dice\n%+v\nwant\n%+v", r.Dice, want)

@@ -179,27 +179,37 @@ func (m *model) squareProbs(squares []gocv.Mat) ([][7]float64, error) {
 // the current figure.
 const faceBatch = 1
 
-// faceProbs reads each candidate's face (pipeline.face_probs).
-func (m *model) faceProbs(frame gocv.Mat, cands []cand) ([][7]float64, error) {
+// faceProbs reads each candidate's face (pipeline.face_probs), with the rig's head h when not
+// nil, and returns the squares it read them from as bytes.
+func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) ([][7]float64, [][]byte, error) {
 	if len(cands) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	sq := make([]gocv.Mat, len(cands))
+	raw := make([][]byte, len(cands))
 	for i, c := range cands {
 		sq[i] = faceSquare(frame, c.x, c.y, c.side, m.cfg)
+		raw[i] = sq[i].ToBytes()
 	}
-	defer func() {
-		for _, s := range sq {
-			s.Close()
-		}
-	}()
+	defer closeAll(sq)
 	probs := make([][7]float64, 0, len(sq))
 	for i := 0; i < len(sq); i += faceBatch {
-		p, err := m.squareProbs(sq[i:min(i+faceBatch, len(sq))])
-		if err != nil {
-			return nil, err
+		part := sq[i:min(i+faceBatch, len(sq))]
+		if h == nil {
+			p, err := m.squareProbs(part)
+			if err != nil {
+				return nil, nil, err
+			}
+			probs = append(probs, p...)
+			continue
 		}
-		probs = append(probs, p...)
+		f, err := m.squareFeatures(part)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, t := range f {
+			probs = append(probs, h.probs(t))
+		}
 	}
-	return probs, nil
+	return probs, raw, nil
 }

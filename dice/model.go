@@ -55,6 +55,9 @@ type model struct {
 	det, face gocv.Net
 	cfg       config
 	th        thresholds
+	// dense is the face network's last layer, for adapting to a rig (adapt.go); its Layer is
+	// "" when the network has none OpenCV names as expected.
+	dense dense
 }
 
 // loadModel loads the networks from dir, or the built-in ones when dir is "".
@@ -104,7 +107,30 @@ func loadModel(dir string) (*model, error) {
 	}
 	th := cfg.Thresholds
 	th.MinPeak = cfg.MinPeak
-	return &model{det: det, face: face, cfg: cfg, th: th}, nil
+	return &model{det: det, face: face, cfg: cfg, th: th, dense: findDense(faceB, face)}, nil
+}
+
+// findDense reads the face network's last dense layer and checks that OpenCV has the layer
+// giving its features (by name, among the layers up to the outputs: asking OpenCV for a layer
+// it lacks aborts the program). Without one the reader works but cannot adapt to a rig.
+func findDense(b []byte, net gocv.Net) dense {
+	d, err := lastDense(b)
+	if err != nil || d.Out != 7 {
+		return dense{}
+	}
+	last := 0
+	for _, id := range net.GetUnconnectedOutLayers() {
+		last = max(last, id)
+	}
+	for id := 1; id <= last; id++ {
+		l := net.GetLayer(id)
+		name := l.GetName()
+		l.Close()
+		if name == d.Layer {
+			return d
+		}
+	}
+	return dense{}
 }
 
 // readNet loads an ONNX network to run on the CPU.

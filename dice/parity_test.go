@@ -153,7 +153,7 @@ func TestParityFaceProbs(t *testing.T) {
 			for i, c := range p.Cands {
 				cands[i] = cand{peak: c[0], x: c[1], y: c[2], side: c[3]}
 			}
-			got, err := m.faceProbs(frame, cands)
+			got, _, err := m.faceProbs(frame, cands, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

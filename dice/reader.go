@@ -25,9 +25,10 @@ type Opts struct {
 // finds each die's centre and size, and a face network that reads each die's top face or says
 // it cannot. A Reader may be used from several goroutines; Close frees the networks.
 type Reader struct {
-	o  Opts
-	m  *model
-	mu sync.Mutex // guards the networks: an OpenCV Net is not safe for concurrent use
+	o    Opts
+	m    *model
+	head *head      // the rig's own last layer (Adapt), or nil
+	mu   sync.Mutex // guards the networks and head: an OpenCV Net is not safe for concurrent use
 }
 
 // NewReader loads the networks (the built-in ones unless o.Model names a folder).
@@ -55,11 +56,15 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	cands = inTray(cands, r.o.Tray)
-	probs, err := r.m.faceProbs(frame, cands)
+	probs, squares, err := r.m.faceProbs(frame, cands, r.head)
 	if err != nil {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
-	return decide(cands, probs, r.m.th, r.o.Expect)
+	rd := decide(cands, probs, r.m.th, r.o.Expect)
+	for i := range rd.Dice {
+		rd.Dice[i].Square = squares[rd.Dice[i].cand]
+	}
+	return rd
 }
 
 // Close frees the networks' C memory.

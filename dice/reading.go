@@ -47,6 +47,12 @@ type Die struct {
 	Confidence float64 `json:"confidence"`
 	// Why tells what was wrong when Value is 0.
 	Why string `json:"why,omitempty"`
+	// Square is the face square the value was read from (FaceSide² BGR pixels): confirmed by
+	// the players, it becomes an Example of the rig (Label).
+	Square []byte `json:"-"`
+	// Probs are the face probabilities, 0 "no die" and 1-6, that Label weighs.
+	Probs [7]float64 `json:"-"`
+	cand  int        // index of the candidate the die was read from
 }
 
 // Reading is the result of reading one frame.

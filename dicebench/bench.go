@@ -34,6 +34,10 @@ type BenchOpts struct {
 	// noise (noise8@1, @2, ...), with dice.DefaultSettleOpts. A photo on which no reading gets the
 	// votes counts as unreadable.
 	Settle int
+	// Adapt, when above 0, adapts the reader to each folder on its first Adapt photos by name
+	// (of those with at most MaxDice dice, as the rolls of a game), their labels standing in for
+	// the players' confirmations, and measures the rest.
+	Adapt int
 }
 
 // BenchSet is the score of one folder (or of the total).
@@ -67,7 +71,9 @@ type BenchSet struct {
 	MisreadPhotos []string `json:"misread_photos,omitempty"`
 	// WrongDice lists, from boxes.csv, dice read with a wrong value: "file: true 5 read 6 at (x,y)".
 	WrongDice []string `json:"wrong_dice,omitempty"`
-	ms        []float64
+	// Adapted says how the reader was adapted to the folder (BenchOpts.Adapt).
+	Adapted *AdaptInfo `json:"adapted,omitempty"`
+	ms      []float64
 }
 
 // BenchReport is the result of Bench.
@@ -76,6 +82,7 @@ type BenchReport struct {
 	Variation string `json:"variation,omitempty"`
 	// Settle is how many noisy frames each photo was settled over (BenchOpts.Settle), if any.
 	Settle int        `json:"settle,omitempty"`
+	Adapt  int        `json:"adapt,omitempty"` // BenchOpts.Adapt
 	Sets   []BenchSet `json:"sets"`
 	Total  BenchSet   `json:"total"`
 }
@@ -93,12 +100,18 @@ type labelBox struct {
 
 // Bench reads every photo listed in each folder's labels.csv (file,values) and scores the reader.
 func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (BenchReport, error) {
-	rep := BenchReport{Variation: o.Vary, Settle: o.Settle}
+	rep := BenchReport{Variation: o.Vary, Settle: o.Settle, Adapt: o.Adapt}
 	var many []BenchSet
 	rep.Total.Name = "total"
 	var vary Variation
 	if o.Settle < 0 {
 		return rep, fmt.Errorf("bench: settle over %d frames: give a number of frames above 0", o.Settle)
+	}
+	if o.Adapt < 0 {
+		return rep, fmt.Errorf("bench: adapt on %d photos: give 0 or more", o.Adapt)
+	}
+	if o.Adapt > 0 {
+		defer r.Adapt(nil) // the reader leaves as general as it came
 	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)
@@ -112,8 +125,16 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 		if err != nil {
 			return rep, err
 		}
+		var adapted *AdaptInfo
+		if o.Adapt > 0 {
+			rest, info, err := adaptTo(ctx, dir, photos, r, o.Adapt, o.MaxDice, vary)
+			if err != nil {
+				return rep, err
+			}
+			photos, adapted = rest, &info
+		}
 		name := filepath.Base(filepath.Clean(dir))
-		set, over := BenchSet{Name: name}, BenchSet{Name: fmt.Sprintf("%s>%d", name, o.MaxDice)}
+		set, over := BenchSet{Name: name, Adapted: adapted}, BenchSet{Name: fmt.Sprintf("%s>%d", name, o.MaxDice)}
 		if o.MaxDice > 0 {
 			set.Name = fmt.Sprintf("%s<=%d", name, o.MaxDice)
 		}

@@ -19,16 +19,19 @@ import (
 func calibrateCmds() []*cobra.Command {
 	var (
 		spec, profile, picture string
-		dice, frames           int
+		dice, frames, rolls    int
 		cf                     controlFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate",
-		Short: "Calibrate the camera rig: tray and dice size",
+		Short: "Calibrate the camera rig: tray, dice size, and the game's own dice",
 		Long: `calibrate guides you through calibrating a new rig. It looks at the empty tray, then at a
 roll of the game's dice, shows what it measured (tray, dice size) and the values it read, and
-lets you confirm or correct them. It then saves a calibration profile and a picture of what it
-saw (tray outline, each die's box and value) next to it.
+lets you confirm or correct them. Then it asks for more rolls (--rolls in all, and a few more
+while a value has not been seen twice), each confirmed or corrected the same way: the reader
+learns your dice from them. It then saves a calibration profile with those dice and a picture
+of what it saw (tray outline, each die's box and value) next to it. In play the reader goes on
+learning from every roll the players confirm (cantstop doctor says how far it got).
 
 The profile goes to --profile, else $CANTSTOP_CONFIG_DIR/calibration.json, else systemd's
 $CONFIGURATION_DIRECTORY/calibration.json, else ~/.config/cantstop/calibration.json.
@@ -71,7 +74,7 @@ Camera sources: ` + sourceHelp,
 			defer src.Close()
 			out := cmd.OutOrStdout()
 			res, err := calibration.Run(ctx, src, calibration.NewTerminal(cmd.InOrStdin(), out), calibration.Options{
-				Dice: dice, Camera: spec, Controls: c, Frames: frames,
+				Dice: dice, Camera: spec, Controls: c, Frames: frames, Rolls: rolls,
 			})
 			if err != nil {
 				return err
@@ -96,6 +99,7 @@ Camera sources: ` + sourceHelp,
 	f.StringVar(&profile, "profile", "", "where to save the profile (default: the config directory's calibration.json)")
 	f.StringVar(&picture, "picture", "", "where to write the annotated picture (default: the profile's name with .png)")
 	f.IntVar(&dice, "dice", 4, "dice in play")
+	f.IntVar(&rolls, "rolls", calibration.DefaultRolls, "confirmed rolls the reader learns your dice from, the measuring roll among them (1: that roll alone)")
 	f.IntVar(&frames, "frames", 3, "frames read at each look, the last one kept (1 for file and folder sources)")
 	cf.register(cmd)
 	cmd.AddCommand(calibrateShowCmd())
@@ -136,6 +140,7 @@ func printProfile(w io.Writer, path string, p calibration.Profile) {
 	fmt.Fprintf(w, "%s: version %d, made %s with camera %q\n", path, p.Version, p.Created.Format("2006-01-02 15:04 MST"), p.Camera)
 	fmt.Fprintf(w, "tray: %v in a %dx%d frame (%.0f%% of the view)\n", p.Tray.Box, p.Tray.Frame.X, p.Tray.Frame.Y, 100*p.Tray.Share)
 	fmt.Fprintf(w, "dice: %d, %.1f px wide; calibration roll %v\n", p.Dice.Count, p.Dice.SidePx, p.Dice.Values)
+	fmt.Fprintf(w, "examples: %s\n", calibration.DescribeExamples(p.Examples))
 	for _, u := range p.Upgraded {
 		fmt.Fprintf(w, "upgraded: %s\n", u)
 	}

@@ -94,7 +94,7 @@ func TestCalibrateCommand(t *testing.T) {
 		}
 		return ""
 	}
-	out, err := calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1")
+	out, err := calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1", "--rolls", "1")
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
@@ -115,13 +115,13 @@ func TestCalibrateCommand(t *testing.T) {
 	}
 
 	// Calibrating again keeps the camera controls saved last time.
-	out, err = calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1")
+	out, err = calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1", "--rolls", "1")
 	if err != nil || !strings.Contains(out, "Using the camera controls of "+filepath.Join(conf, "calibration.json")) {
 		t.Errorf("recalibration: %v\n%s", err, out)
 	}
 
 	out, err = calibrateCLI(t, "", "calibrate", "show")
-	if err != nil || !strings.Contains(out, "version 3") || !strings.Contains(out, "dice: 4,") {
+	if err != nil || !strings.Contains(out, "version 4") || !strings.Contains(out, "dice: 4,") || !strings.Contains(out, "examples: ") {
 		t.Errorf("calibrate show: %v\n%s", err, out)
 	}
 

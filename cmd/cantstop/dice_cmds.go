@@ -166,6 +166,7 @@ func diceBenchCmd() *cobra.Command {
 		model    string
 		cuts     bool
 		settle   int
+		adapt    int
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
@@ -175,12 +176,16 @@ func diceBenchCmd() *cobra.Command {
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --vary bright1.4
   cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --cut --failures /tmp/cut
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --settle 12
-  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --model runs/fold2`,
+  cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --model runs/fold2
+  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --adapt 10`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle}
+			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle, Adapt: adapt}
 			if settle < 0 {
 				return fmt.Errorf("--settle %d: give a number of frames above 0", settle)
+			}
+			if adapt < 0 {
+				return fmt.Errorf("--adapt %d: give the number of photos to learn each folder's dice from, 0 or more", adapt)
 			}
 			r, err := dice.NewReader(dice.Opts{Model: model})
 			if err != nil {
@@ -188,8 +193,8 @@ func diceBenchCmd() *cobra.Command {
 			}
 			defer r.Close()
 			if cuts {
-				if vary != "" || settle != 0 {
-					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary and --settle")
+				if vary != "" || settle != 0 || adapt != 0 {
+					return fmt.Errorf("--cut cuts the photos as they are on disk: leave out --vary, --settle and --adapt")
 				}
 				return benchCuts(cmd, args, r, o)
 			}
@@ -213,6 +218,7 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&model, "model", "", "score the networks in this folder (detector.onnx, face.onnx, model.json; a held-out fold's weights) instead of the built-in ones")
 	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
 		"each with its own sensor noise (noise8@1, @2, ...) and read averaged with the frames before it, after --vary if given; no reading agreed counts as unreadable")
+	cmd.Flags().IntVar(&adapt, "adapt", 0, "learn each folder's dice from its first K photos by name (their labels standing in for the players' confirmations, as in play) and measure the rest")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd
@@ -259,6 +265,16 @@ func printBench(w io.Writer, rep dicebench.BenchReport) {
 	}
 	if rep.Variation != "" {
 		fmt.Fprintf(w, "every photo changed first: %s\n", rep.Variation)
+	}
+	for _, s := range rep.Sets {
+		if a := s.Adapted; a != nil {
+			use := "general network"
+			if a.Adaptation.Used {
+				use = "rig's head"
+			}
+			fmt.Fprintf(w, "%s: learnt %d dice from its first %d photos in %.0f ms; reads with the %s: %s\n",
+				s.Name, a.Learnt, len(a.Photos), a.MS, use, a.Adaptation.Why)
+		}
 	}
 	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %6s %8s %8s %12s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "incompl", "unread", "med ms", "p95 ms", "boxes found")
 	row := func(s dicebench.BenchSet) {

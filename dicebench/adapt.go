@@ -1,0 +1,70 @@
+package dicebench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/dice"
+)
+
+// AdaptInfo is how the reader was adapted to a folder (BenchOpts.Adapt).
+type AdaptInfo struct {
+	// Photos are the first photos by name that stood in for the players' confirmed rolls.
+	Photos []string `json:"photos"`
+	// Learnt is how many of their dice dice.Label made examples of.
+	Learnt     int             `json:"learnt"`
+	Adaptation dice.Adaptation `json:"adaptation"`
+	MS         float64         `json:"ms"` // the time dice.Reader.Adapt took
+}
+
+// adaptTo reads the first k photos of a folder by name (of those with at most maxDice dice, if
+// maxDice > 0) with the general reader, labels their
+// dice with the photos' labels as the players' confirmations (dice.Label) and adapts r to them.
+// It returns the photos left to measure.
+func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader, k, maxDice int, vary Variation) ([]labelled, AdaptInfo, error) {
+	var info AdaptInfo
+	if _, err := r.Adapt(nil); err != nil {
+		return nil, info, err
+	}
+	photos = slices.Clone(photos)
+	slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
+	var ex []dice.Example
+	var rest []labelled
+	for _, p := range photos {
+		if len(info.Photos) == k || maxDice > 0 && len(p.values) > maxDice {
+			rest = append(rest, p)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, info, err
+		}
+		img, err := camera.LoadImage(filepath.Join(dir, p.file))
+		if err != nil {
+			return nil, info, fmt.Errorf("bench %s: %w", dir, err)
+		}
+		if vary != nil {
+			v := vary(img)
+			img.Close()
+			img = v
+		}
+		rd := r.Read(img)
+		img.Close()
+		got := dice.Label(rd, p.values)
+		ex = append(ex, got...)
+		info.Photos = append(info.Photos, p.file)
+	}
+	info.Learnt = len(ex)
+	t0 := time.Now()
+	a, err := r.Adapt(ex)
+	info.MS = float64(time.Since(t0).Microseconds()) / 1000
+	if err != nil {
+		return nil, info, fmt.Errorf("bench %s: %w", dir, err)
+	}
+	info.Adaptation = a
+	return rest, info, nil
+}
