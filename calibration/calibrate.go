@@ -18,17 +18,17 @@ import (
 
 // Options configures Run. Zero values take the defaults given.
 type Options struct {
-	Dice     int              // dice in play; default 4 (Can't Stop)
-	Camera   string           // source name, recorded in the profile
-	Controls camera.Controls  // camera controls in use, recorded in the profile
-	Reader   dice.Opts        // options to start from (Model: other networks); Expect and Tray are calibrated
-	Frames   int              // frames read per look, the last one kept (a live camera catches up); default 3
-	Attempts int              // tries at each step before giving up; default 3
+	Dice     int             // dice in play; default 4 (Can't Stop)
+	Camera   string          // source name, recorded in the profile
+	Controls camera.Controls // camera controls in use, recorded in the profile
+	Reader   dice.Opts       // options to start from (Model: other networks); Expect and Tray are calibrated
+	Frames   int             // frames read per look, the last one kept (a live camera catches up); default 3
+	Attempts int             // tries at each step before giving up; default 3
 	// Rolls is how many confirmed rolls the reader learns the dice from, the measuring roll
 	// among them; default DefaultRolls, 1 for the measuring roll alone. More are asked for,
 	// up to twice as many, while a value has fewer than dice.MinPerValue examples.
 	Rolls int
-	Now      func() time.Time // default time.Now
+	Now   func() time.Time // default time.Now
 }
 
 func (o Options) withDefaults() Options {

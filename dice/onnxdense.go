@@ -11,10 +11,10 @@ import (
 // that an adapted reader (adapt.go) can compute the logits of a head fitted on the rig's own
 // dice from the features alone, in the same pass.
 type dense struct {
-	W    []float32 // Out x In, row-major (ONNX Gemm with transB = 1, as torch's Linear exports)
-	B    []float32 // Out
-	In   int
-	Out  int
+	W   []float32 // Out x In, row-major (ONNX Gemm with transB = 1, as torch's Linear exports)
+	B   []float32 // Out
+	In  int
+	Out int
 	// Layer is the OpenCV name of the layer giving the features (the Gemm's input), by OpenCV
 	// 4.6's rule: "onnx_node!" and the ONNX node's name, or "onnx_node_output_0!" and its output.
 	Layer string
