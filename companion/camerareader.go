@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/dice"
@@ -16,6 +17,12 @@ type CameraReader struct {
 	Source camera.Source
 	Reader *dice.Reader
 	Settle dice.SettleOpts
+	// Learn, when set, receives the rig's dice the players confirmed (dice.Label of the last
+	// reading): calibration.Learner.Add keeps them and adapts Reader.
+	Learn func([]dice.Example)
+
+	mu   sync.Mutex
+	last *dice.Reading // the last reading ReadDice returned, until confirmed
 }
 
 // NewCameraReader reads dice from src with r, settling with dice's defaults.
@@ -28,10 +35,31 @@ func NewCameraReader(src camera.Source, r *dice.Reader) *CameraReader {
 // was set up to expect another count (the roll-off uses two dice).
 func (c *CameraReader) ReadDice(ctx context.Context, want int) (DiceResult, error) {
 	rd, err := dice.Settle(ctx, c.Source, c.Reader, c.Settle)
+	c.mu.Lock()
+	c.last = nil
+	if err == nil {
+		c.last = &rd
+	}
+	c.mu.Unlock()
 	if err != nil {
 		return DiceResult{}, fmt.Errorf("read dice: %w", err)
 	}
 	return result(rd, want), nil
+}
+
+// Confirm hands the dice of the last reading, labelled with the values the players played,
+// to Learn. A reading is confirmed once.
+func (c *CameraReader) Confirm(values []int) {
+	c.mu.Lock()
+	last := c.last
+	c.last = nil
+	c.mu.Unlock()
+	if c.Learn == nil || last == nil {
+		return
+	}
+	if ex := dice.Label(*last, values); len(ex) > 0 {
+		c.Learn(ex)
+	}
 }
 
 // result maps the dice reader's reading to the loop's, judged against want dice.

@@ -25,6 +25,9 @@ type Companion struct {
 	evs   chan buttonEvent
 	// camFails counts dice reader errors in a row.
 	camFails int
+	// fromCamera says the roll awaiting a choice is the camera's last reading, as read or
+	// corrected: playing it confirms that reading (Learner).
+	fromCamera bool
 	// recovered says the journal had to be repaired when it was opened.
 	recovered Recovery
 }

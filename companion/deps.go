@@ -27,6 +27,13 @@ type DiceReader interface {
 	ReadDice(ctx context.Context, want int) (DiceResult, error)
 }
 
+// Learner is a DiceReader that learns the rig's dice from what the players play: Confirm gives
+// the values of the last roll ReadDice returned as the players confirmed it by choosing a move
+// (or calling the bust), after any correction.
+type Learner interface {
+	Confirm(values []int)
+}
+
 // ReadStatus says whether a DiceResult can be used.
 type ReadStatus int
 

@@ -56,6 +56,7 @@ func (c *Companion) readDice(ctx context.Context) (engine.Dice, error) {
 // fails) the players enter them with the buttons. A bad reading is shown and
 // OK reads again, a long press corrects it by hand.
 func (c *Companion) readValues(ctx context.Context, want int) ([]int, error) {
+	c.fromCamera = false
 	for {
 		if c.deps.Dice == nil {
 			return c.enterDice(ctx, nil, want)
@@ -77,6 +78,7 @@ func (c *Companion) readValues(ctx context.Context, want int) ([]int, error) {
 			return c.enterDice(ctx, nil, want)
 		}
 		c.camFails = 0
+		c.fromCamera = true
 		if res.Status == Read && len(res.Values) == want {
 			c.log.Info("dice read", "values", res.Values)
 			return res.Values, nil
@@ -137,6 +139,17 @@ func (c *Companion) read(ctx context.Context, want int) (DiceResult, error) {
 			return DiceResult{}, ctx.Err()
 		}
 	}
+}
+
+// confirm tells a learning dice reader the values the players played, if they came from its
+// last reading.
+func (c *Companion) confirm(d engine.Dice) {
+	l, ok := c.deps.Dice.(Learner)
+	if !ok || !c.fromCamera {
+		return
+	}
+	c.fromCamera = false
+	l.Confirm(d[:])
 }
 
 // enterDice lets the players set want dice with the buttons: Prev/Next change

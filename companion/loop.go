@@ -65,6 +65,7 @@ func (c *Companion) turn(ctx context.Context) error {
 		case ev.Long:
 			d, err := c.menu(ctx, nil)
 			if d != nil {
+				c.fromCamera = false // entered by hand: no reading to confirm
 				return c.decide(ctx, *d)
 			}
 			return err
@@ -110,6 +111,7 @@ func (c *Companion) decide(ctx context.Context, d engine.Dice) error {
 			}
 			d = *nd
 		case ev.Button == hw.OK && an.Bust():
+			c.confirm(d)
 			return c.record(Action{Op: OpBust, Dice: d})
 		case ev.Button == hw.Stop && an.Bust():
 			// A bust is often a misread: the dice are on the screen, and STOP corrects them.
@@ -130,6 +132,7 @@ func (c *Companion) decide(ctx context.Context, d engine.Dice) error {
 		case ev.Button == hw.OK:
 			ch := an.Choices[sel]
 			r := ch.Runners
+			c.confirm(d)
 			return c.record(Action{Op: OpMove, Dice: d, Runner: &r, Sums: ch.Sums, Steps: ch.Steps})
 		case ev.Button == hw.Next && !an.Bust():
 			sel = (sel + 1) % len(an.Choices)

@@ -102,10 +102,9 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 		}
 		a.PerValue[e.Value]++
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if len(ex) == 0 {
-		r.head, a.Why = nil, "no examples: the general network reads"
+		r.setHead(nil)
+		a.Why = "no examples: the general network reads"
 		return a, nil
 	}
 	if r.m.dense.Layer == "" {
@@ -118,11 +117,14 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 		}
 	}
 	if len(few) > 0 {
-		r.head = nil
+		r.setHead(nil)
 		a.Why = fmt.Sprintf("too few examples of %s (%d of each value needed): the general network reads", strings.Join(few, ", "), MinPerValue)
 		return a, nil
 	}
+	// The network runs under the lock; the fitting, the longer part, does not hold up reading.
+	r.mu.Lock()
 	feats, err := r.m.exampleFeatures(ex)
+	r.mu.Unlock()
 	if err != nil {
 		return a, fmt.Errorf("adapt: %w", err)
 	}
@@ -140,10 +142,11 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 	}
 	a.Check = r.m.check(ex, feats, checkIdx, trial)
 	c := a.Check
+	what := fmt.Sprintf("on %d held-back dice the rig's head read %d surely (%d wrong), the network %d (%d wrong)",
+		c.Dice, c.HeadSure, c.HeadWrong, c.NetSure, c.NetWrong)
 	if c.HeadSure < c.NetSure || c.HeadWrong > c.NetWrong {
-		r.head = nil
-		a.Why = fmt.Sprintf("on %d held-back dice the rig's head read %d surely (%d wrong), the network %d (%d wrong): the general network reads",
-			c.Dice, c.HeadSure, c.HeadWrong, c.NetSure, c.NetWrong)
+		r.setHead(nil)
+		a.Why = what + ": the general network reads"
 		return a, nil
 	}
 	all := make([]int, len(ex))
@@ -154,11 +157,15 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 	if err != nil {
 		return a, fmt.Errorf("adapt: %w", err)
 	}
-	r.head = h
-	a.Used = true
-	a.Why = fmt.Sprintf("on %d held-back dice the rig's head read %d surely (%d wrong), the network %d (%d wrong)",
-		c.Dice, c.HeadSure, c.HeadWrong, c.NetSure, c.NetWrong)
+	r.setHead(h)
+	a.Used, a.Why = true, what
 	return a, nil
+}
+
+func (r *Reader) setHead(h *head) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.head = h
 }
 
 // Adapted says whether the rig's head reads.

@@ -231,3 +231,10 @@ func Groups(uid int, have func() ([]string, error), need ...string) Check {
 func contains(err error, s string) bool {
 	return err != nil && strings.Contains(strings.ToLower(err.Error()), strings.ToLower(s))
 }
+
+// RigDice reports the dice the reader has learnt of this rig (calibration's rolls and the
+// rolls confirmed in play) and how surely it reads them; describe returns that, or a Problem.
+func RigDice(describe func(ctx context.Context) (string, error)) Check {
+	return Check{Name: "dice learnt", Run: describe,
+		Fix: "delete the damaged file named: the service starts learning again (cantstop calibrate learns from 6 rolls)"}
+}

@@ -7,6 +7,8 @@ import (
 	"image"
 	"io/fs"
 	"log/slog"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/cantstop/cantstop/calibration"
@@ -26,12 +28,23 @@ func loadProfile(c config.Config, configPath string) (p calibration.Profile, ok 
 	return p, err == nil, err
 }
 
+// rigExamples are the dice of the rig the reader was adapted to: the profile's, from the
+// calibration rolls, and those learnt in play, kept in the file learnt.
+type rigExamples struct {
+	base   []dice.Example
+	learnt calibration.Learnt
+	path   string // the Learnt file; "" when there is no state directory
+}
+
 // openCalibrated opens the camera with the profile's fixed controls and a
-// reader set up from the profile, scaled to the frames the camera gives.
-// Without a profile, or with a broken one (logged: cantstop doctor and
-// cantstop calibrate show say more), the camera runs on automatic controls
-// and the reader uncalibrated.
-func openCalibrated(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *dice.Reader, error) {
+// reader set up from the profile, scaled to the frames the camera gives, and
+// adapted to the rig's dice: the profile's and those learnt in play (the file
+// learnt, when not ""). Without a profile, or with a broken one (logged:
+// cantstop doctor and cantstop calibrate show say more), the camera runs on
+// automatic controls and the reader uncalibrated; a broken learnt file is
+// logged and set aside, and learning starts again.
+func openCalibrated(ctx context.Context, c config.Config, configPath, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
+	rx := rigExamples{path: learnt, learnt: calibration.Learnt{Version: calibration.LearntVersion}}
 	var ro dice.Opts
 	var controls camera.Controls
 	p, ok, err := loadProfile(c, configPath)
@@ -53,16 +66,29 @@ func openCalibrated(ctx context.Context, c config.Config, configPath string, log
 			log.Warn("calibration profile was made with another camera source: calibrate again if dice are misread",
 				"profile", p.Camera, "config", c.Camera.Source)
 		}
+		rx.base = p.Examples
+	}
+	if learnt != "" {
+		l, err := calibration.LoadLearnt(learnt)
+		if err != nil {
+			aside := learnt + ".bad"
+			log.Error("dice learnt in play not used: set aside, learning starts again", "err", err, "set_aside", aside)
+			if rerr := os.Rename(learnt, aside); rerr != nil {
+				log.Error("cannot set the learnt dice aside", "err", rerr)
+			}
+		} else {
+			rx.learnt = l
+		}
 	}
 	src, err := camera.Open(ctx, c.Camera.Source, controls, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, rx, err
 	}
 	if ok {
 		size, err := frameSize(ctx, src)
 		if err != nil {
 			src.Close()
-			return nil, nil, fmt.Errorf("first frame from %s: %w", c.Camera.Source, err)
+			return nil, nil, rx, fmt.Errorf("first frame from %s: %w", c.Camera.Source, err)
 		}
 		ro = p.ReaderOpts(size)
 		log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size)
@@ -71,9 +97,22 @@ func openCalibrated(ctx context.Context, c config.Config, configPath string, log
 	r, err := dice.NewReader(ro)
 	if err != nil {
 		src.Close()
-		return nil, nil, err
+		return nil, nil, rx, err
 	}
-	return src, r, nil
+	if all := rx.all(); len(all) > 0 {
+		a, err := r.Adapt(all)
+		if err != nil {
+			log.Error("reader not adapted to the rig's dice: it reads with its general network", "err", err)
+		} else {
+			log.Info("reader adapted to the rig's dice", "calibration", len(rx.base), "learnt", len(rx.learnt.Examples), "own head", a.Used, "why", a.Why)
+		}
+	}
+	return src, r, rx, nil
+}
+
+// all are the rig's examples, the profile's first.
+func (rx rigExamples) all() []dice.Example {
+	return append(slices.Clone(rx.base), rx.learnt.Examples...)
 }
 
 // frameSize reads one frame to learn the size the camera gives.
@@ -99,6 +138,41 @@ func checkCalibration(path string) (string, error) {
 	}
 	if len(p.Upgraded) > 0 {
 		d += "; upgraded: " + strings.Join(p.Upgraded, "; ")
+	}
+	return d, nil
+}
+
+// checkLearnt describes the rig's dice the reader learnt (doctor): the profile's and those
+// learnt in play, and how the reader adapted to them.
+func checkLearnt(profile, learnt string) (string, error) {
+	var base []dice.Example
+	if p, err := calibration.Load(profile); err == nil {
+		base = p.Examples
+	}
+	var l calibration.Learnt
+	if learnt != "" {
+		var err error
+		if l, err = calibration.LoadLearnt(learnt); err != nil {
+			return "", err
+		}
+	}
+	all := append(slices.Clone(base), l.Examples...)
+	if len(all) == 0 {
+		return "", doctor.Warning("no dice learnt yet: the reader reads with its general network",
+			"run cantstop calibrate (it learns your dice from 6 rolls); every roll confirmed in play teaches it more")
+	}
+	r, err := dice.NewReader(dice.Opts{})
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	a, err := r.Adapt(all)
+	if err != nil {
+		return "", err
+	}
+	d := fmt.Sprintf("calibration %s; play %s; %s", calibration.DescribeExamples(base), calibration.DescribeExamples(l.Examples), a.Why)
+	if !a.Used {
+		return "", doctor.Warning(d, "play on: every roll the players confirm teaches the reader (or calibrate again with more --rolls)")
 	}
 	return d, nil
 }

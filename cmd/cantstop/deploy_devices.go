@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/companion"
 	"github.com/cantstop/cantstop/config"
@@ -83,11 +85,19 @@ func (f closerFunc) Close() error { return f() }
 
 // openCamera opens the camera source of the config, calibrated when a
 // profile is there.
-func openCamera(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (camera.Source, *dice.Reader, error) {
+func openCamera(ctx context.Context, c config.Config, configPath, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
 	if c.Camera.Source == "none" {
-		return nil, nil, errors.New("camera source is none")
+		return nil, nil, rigExamples{}, errors.New("camera source is none")
 	}
-	return openCalibrated(ctx, c, configPath, log)
+	return openCalibrated(ctx, c, configPath, learnt, log)
+}
+
+// learntPath is the file of the dice learnt in play in the state directory, or "" without one.
+func learntPath(stateDir string) string {
+	if stateDir == "" {
+		return ""
+	}
+	return filepath.Join(stateDir, calibration.LearntFile)
 }
 
 // cameraWait is how long run waits for a camera that is not there yet: at
@@ -96,17 +106,24 @@ const cameraWait = 15 * time.Second
 
 // openDice is the companion's dice reader over the camera, or nil (dice
 // entered with the buttons) when the camera is not required and does not
-// open within wait.
-func openDice(ctx context.Context, c config.Config, configPath string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
+// open within wait. With a learnt file it learns the dice the players
+// confirm (calibration.Learner).
+func openDice(ctx context.Context, c config.Config, configPath, learnt string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
 	none := closerFunc(func() error { return nil })
 	if c.Camera.Source == "none" {
 		return nil, none, nil
 	}
 	deadline := time.Now().Add(wait)
 	for try := 1; ; try++ {
-		src, r, err := openCamera(ctx, c, configPath, log)
+		src, r, rx, err := openCamera(ctx, c, configPath, learnt, log)
 		if err == nil {
-			return companion.NewCameraReader(src, r), src, nil
+			cr := companion.NewCameraReader(src, r)
+			if learnt == "" {
+				return cr, src, nil
+			}
+			l := calibration.NewLearner(learnt, rx.base, rx.learnt, r, log)
+			cr.Learn = l.Add
+			return cr, closerFunc(func() error { return errors.Join(l.Close(), src.Close()) }), nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			if c.Camera.Required {

@@ -50,7 +50,7 @@ and reads the dice in one camera frame, saving the picture.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			checks, cfg, path := doctorChecks(cmd.Context(), &f)
 			if interactive {
-				checks = append(checks, interactiveChecks(cfg, path, cmd.InOrStdin(), cmd.OutOrStdout())...)
+				checks = append(checks, interactiveChecks(cfg, path, doctorStateDir(&f), cmd.InOrStdin(), cmd.OutOrStdout())...)
 			}
 			rs := doctor.Run(cmd.Context(), checks, timeout, cmd.OutOrStdout())
 			if n := doctor.Failures(rs); n > 0 {
@@ -89,8 +89,14 @@ func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.C
 		doctor.Groups(os.Getuid(), processGroups, groups...),
 		doctor.StateDir(doctorStateDir(f)),
 		doctor.Calibration(cfg.CalibrationPath(loc.Path), checkCalibration),
+		doctor.RigDice(func(ctx context.Context) (string, error) {
+			return checkLearnt(cfg.CalibrationPath(loc.Path), learntPath(doctorStateDir(f)))
+		}),
 		doctor.Camera(cfg.Camera.Source, func(ctx context.Context) (doctor.Frames, error) {
-			src, _, err := openCamera(ctx, cfg, loc.Path, log)
+			src, r, _, err := openCamera(ctx, cfg, loc.Path, "", log)
+			if r != nil {
+				r.Close()
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -161,7 +167,7 @@ func processGroups() ([]string, error) {
 
 // interactiveChecks are the checks a person takes part in: each button
 // pressed in turn, the display's test pattern looked at, a roll read.
-func interactiveChecks(cfg config.Config, configPath string, in io.Reader, out io.Writer) []doctor.Check {
+func interactiveChecks(cfg config.Config, configPath, stateDir string, in io.Reader, out io.Writer) []doctor.Check {
 	log := sdlog.New(io.Discard, nil, false)
 	ask := asker(in, out)
 	var checks []doctor.Check
@@ -190,7 +196,7 @@ func interactiveChecks(cfg config.Config, configPath string, in io.Reader, out i
 	}
 	if cfg.Camera.Source != "none" {
 		checks = append(checks, doctor.CameraRead(cfg.Camera.Source, ask, func(ctx context.Context) (string, error) {
-			src, r, err := openCamera(ctx, cfg, configPath, log)
+			src, r, _, err := openCamera(ctx, cfg, configPath, learntPath(stateDir), log)
 			if err != nil {
 				return "", err
 			}

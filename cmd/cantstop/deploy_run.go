@@ -93,7 +93,7 @@ func run(cmd *cobra.Command, f *deviceFlags, level *slog.LevelVar, log *slog.Log
 	}
 	open.add(bc.Close)
 	service.Systemd("STATUS=opening the camera " + cfg.Camera.Source)
-	dice, dc, err := openDice(ctx, cfg, loc.Path, cameraWait, log)
+	dice, dc, err := openDice(ctx, cfg, loc.Path, learntPath(stateDir), cameraWait, log)
 	if err != nil {
 		return err
 	}

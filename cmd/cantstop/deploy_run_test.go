@@ -148,7 +148,7 @@ func TestOpenDiceFallback(t *testing.T) {
 	log := sdlog.New(&logs, nil, false)
 
 	start := time.Now()
-	d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), 1500*time.Millisecond, log)
+	d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), "", 1500*time.Millisecond, log)
 	if err != nil || d != nil || cl == nil {
 		t.Fatalf("missing camera: reader %v, err %v; want no reader, no error", d, err)
 	}
@@ -162,13 +162,13 @@ func TestOpenDiceFallback(t *testing.T) {
 	}
 
 	c.Camera.Required = true
-	if _, _, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), 0, log); err == nil ||
+	if _, _, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), "", 0, log); err == nil ||
 		!strings.Contains(err.Error(), "required") {
 		t.Errorf("required camera missing: err %v", err)
 	}
 
 	c.Camera.Source = "none"
-	if d, _, err := openDice(context.Background(), c, "", time.Hour, log); d != nil || err != nil {
+	if d, _, err := openDice(context.Background(), c, "", "", time.Hour, log); d != nil || err != nil {
 		t.Errorf("source none: %v %v", d, err)
 	}
 }
