@@ -273,6 +273,26 @@ func softmax(z [7]float64) [7]float64 {
 	return p
 }
 
+// agreed is the head's probabilities p, its value made unsure when the network leans to another
+// value (at least 0.5): the two must agree, the reader never guesses.
+func agreed(p, net [7]float64) [7]float64 {
+	if v, nv := topValue(p), topValue(net); v != nv && net[nv] >= 0.5 {
+		p[v] = min(p[v], 0.5)
+	}
+	return p
+}
+
+// topValue is the likeliest value 1-6 (the smaller on a tie, as np.argmax).
+func topValue(p [7]float64) int {
+	v := 1
+	for j := 2; j <= 6; j++ {
+		if p[j] > p[v] {
+			v = j
+		}
+	}
+	return v
+}
+
 // headProbs are the probabilities of head h for one square's four turns' features, averaged.
 func (h *head) probs(f [4][]float32) [7]float64 {
 	var p [7]float64
@@ -305,8 +325,16 @@ func (m *model) fitHead(ex []Example, feats [][4][]float32, idx []int) (*head, e
 	}
 	n := len(x)
 	var seen [7]bool
-	for _, v := range y {
+	var classW [7]float64
+	for j, v := range y {
 		seen[v] = true
+		classW[v] += wt[j]
+	}
+	// Each value seen weighs the same in all: a rig's many 5s must not draw its 4s and 6s.
+	sumW = 0
+	for j, v := range y {
+		wt[j] /= classW[v]
+		sumW += wt[j]
 	}
 	g, err := gram(x)
 	if err != nil {

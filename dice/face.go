@@ -207,8 +207,9 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) ([][7]float64, 
 		if err != nil {
 			return nil, nil, err
 		}
+		net := &head{w: m.dense.W, b: m.dense.B}
 		for _, t := range f {
-			probs = append(probs, h.probs(t))
+			probs = append(probs, agreed(h.probs(t), net.probs(t)))
 		}
 	}
 	return probs, raw, nil
