@@ -20,13 +20,13 @@ type Learner struct {
 	r    *dice.Reader
 	log  *slog.Logger
 
-	mu    sync.Mutex // guards store and since
-	store Learnt
-	since int
+	mu     sync.Mutex // guards store, since and closed, and sending on jobs
+	store  Learnt
+	since  int
+	closed bool
 
 	jobs chan []dice.Example
 	done chan struct{}
-	once sync.Once
 }
 
 // NewLearner starts a Learner keeping store in the file at path; the reader is taken to be
@@ -39,9 +39,12 @@ func NewLearner(path string, base []dice.Example, store Learnt, r *dice.Reader, 
 }
 
 // Add queues the examples of one confirmed reading. It never blocks the game: when the queue
-// is full (the SD card stalls), the examples are dropped and that is logged.
+// is full (the SD card stalls), the examples are dropped and that is logged; after Close they
+// are dropped.
 func (l *Learner) Add(ex []dice.Example) {
-	if len(ex) == 0 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(ex) == 0 || l.closed {
 		return
 	}
 	select {
@@ -60,7 +63,12 @@ func (l *Learner) Examples() []dice.Example {
 
 // Close saves what was queued and stops the Learner.
 func (l *Learner) Close() error {
-	l.once.Do(func() { close(l.jobs) })
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		close(l.jobs)
+	}
+	l.mu.Unlock()
 	<-l.done
 	return nil
 }

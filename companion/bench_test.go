@@ -41,11 +41,12 @@ func (c chanButtons) Next(ctx context.Context) (hw.Event, error) {
 }
 
 type frame struct {
-	name string
-	img  image.Image
+	name   string
+	img    image.Image
+	values string // as labels.csv has them, "1 1 2 6"
 }
 
-func loadFrames(b *testing.B) []frame {
+func loadFrames(b testing.TB) []frame {
 	dir := filepath.Join("testdata", "frames")
 	f, err := os.Open(filepath.Join(dir, "labels.csv"))
 	if err != nil {
@@ -67,7 +68,7 @@ func loadFrames(b *testing.B) []frame {
 		if err != nil {
 			b.Fatalf("%s: %v", r[0], err)
 		}
-		out = append(out, frame{r[0], img})
+		out = append(out, frame{r[0], img, r[1]})
 	}
 	return out
 }

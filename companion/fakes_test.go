@@ -143,11 +143,19 @@ func (d *driver) last(k display.Kind) (display.Screen, bool) {
 	return display.Screen{}, false
 }
 
-// fakeDice returns queued readings; a reading with Err set fails.
+// fakeDice returns queued readings; a reading with Err set fails. It records the rolls the
+// players confirmed (Learner).
 type fakeDice struct {
-	mu    sync.Mutex
-	queue []fakeRead
-	wants []int
+	mu        sync.Mutex
+	queue     []fakeRead
+	wants     []int
+	confirmed [][]int
+}
+
+func (f *fakeDice) Confirm(values []int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.confirmed = append(f.confirmed, slices.Clone(values))
 }
 
 type fakeRead struct {

@@ -45,6 +45,10 @@ func TestMisreadCorrected(t *testing.T) {
 	if a.Op != OpMove || a.Dice != (engine.Dice{1, 1, 1, 1}) || c.t.pos.Runner(2) != 2 {
 		t.Fatalf("last action %+v, runner in 2 at %d", a, c.t.pos.Runner(2))
 	}
+	// The reader learns the roll as corrected.
+	if want := [][]int{{1, 1, 1, 1}}; !slices.EqualFunc(dice.confirmed, want, slices.Equal) {
+		t.Errorf("confirmed %v, want %v", dice.confirmed, want)
+	}
 }
 
 // TestUndo takes back a confirmed move: the position is exactly the one
@@ -111,6 +115,9 @@ func TestCameraFailureFallsBackToButtons(t *testing.T) {
 	c, _ := play(t, t.TempDir(), broken, Options{}, script...)
 	if c.t.pos.Runner(2) != 3 {
 		t.Fatalf("runner in 2 at %d, want 3", c.t.pos.Runner(2))
+	}
+	if len(broken.confirmed) > 0 {
+		t.Errorf("dice entered by hand were confirmed to the reader: %v", broken.confirmed)
 	}
 	// No camera at all.
 	script = concat(startGame, seq(nameFirst(0, 2), press(display.KindTurn, ok)), enter1111,
@@ -249,9 +256,14 @@ func TestFalseBustCorrected(t *testing.T) {
 		step{kind: display.KindChoices, press: choose(7).press, check: checkDice(engine.Dice{5, 2, 1, 1})},
 		press(display.KindMove, short(hw.Next)),
 	))
-	c, _ := play(t, t.TempDir(), reads([]int{2, 4, 4, 4}, []int{3, 4, 4, 3}, []int{1, 1, 1, 1}), Options{}, script...)
+	dice := reads([]int{2, 4, 4, 4}, []int{3, 4, 4, 3}, []int{1, 1, 1, 1})
+	c, _ := play(t, t.TempDir(), dice, Options{}, script...)
 	if a := lastOp(c); a.Op != OpMove || a.Dice != (engine.Dice{5, 2, 1, 1}) || c.t.pos.Runner(7) != 3 {
 		t.Fatalf("last action %+v, runner in 7 at %d: the corrected roll was not played", a, c.t.pos.Runner(7))
+	}
+	// Each roll played is confirmed to the reader once, the bust as corrected.
+	if want := [][]int{{2, 4, 4, 4}, {3, 4, 4, 3}, {5, 2, 1, 1}}; !slices.EqualFunc(dice.confirmed, want, slices.Equal) {
+		t.Errorf("confirmed %v, want %v", dice.confirmed, want)
 	}
 }
 

@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// CorrectedWeight is the weight of a die whose value the players corrected: the reader's
-// mistakes teach it most.
+// CorrectedWeight is the weight of a die the players read for the reader (it could not, or
+// read it wrong): the reader's mistakes teach it most.
 const CorrectedWeight = 2
 
 // assignMargin: dice the players' values leave open are labelled by the face network's
@@ -18,10 +18,9 @@ const assignMargin = 20
 // choose a move or correct the dice) into examples of the rig. Each die read surely whose
 // value is among the confirmed ones is that value. The dice left over (unread or misread) take
 // the values left over: all of them if those are one value, else by the face network's
-// probabilities when one assignment is clearly the likeliest; a die whose value changed counts
-// CorrectedWeight. Nothing is learnt when the reading has another number of dice than values
-// (a die missed or a spot taken for one: which is which is unknown), nor from dice without a
-// square.
+// probabilities when one assignment is clearly the likeliest, and count CorrectedWeight.
+// Nothing is learnt when the reading has another number of dice than values (a die missed or a
+// spot taken for one: which is which is unknown), nor from dice without a square.
 func Label(rd Reading, values []int) []Example {
 	if len(rd.Dice) != len(values) || len(values) == 0 {
 		return nil

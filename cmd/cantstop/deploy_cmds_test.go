@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"github.com/cantstop/cantstop/calibration"
+	"github.com/cantstop/cantstop/dice"
 	"image"
 	"image/color"
 	_ "image/jpeg"
@@ -123,11 +125,31 @@ func TestDoctorWithPhoto(t *testing.T) {
 		"PASS  state dir    " + dir + " is writable",
 		"WARN  calibration  no calibration profile at " + filepath.Join(dir, "calibration.json"),
 		"PASS  camera       file:" + photos[0] + " gives ",
+		"WARN  dice learnt  no dice learnt yet",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)
 		}
 	}
+	// The dice learnt in play are counted, and why the reader does not use them yet said.
+	learnt := filepath.Join(dir, calibration.LearntFile)
+	var l calibration.Learnt
+	for i := 0; i < 8; i++ {
+		l.Examples = append(l.Examples, dice.Example{Value: 1 + i%2, Weight: 1, Square: make([]byte, dice.SquareBytes)})
+	}
+	if err := l.Save(learnt); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	if want := "WARN  dice learnt  calibration none; play 8 dice (1: 4, 2: 4, 3: 0, 4: 0, 5: 0, 6: 0); too few examples of 3, 4, 5, 6"; !strings.Contains(out, want) {
+		t.Errorf("doctor output lacks %q:\n%s", want, out)
+	}
+	os.WriteFile(learnt, []byte(`{"version": 9}`), 0o644)
+	out, _, _ = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	if !strings.Contains(out, "FAIL  dice learnt  learnt examples "+learnt+": version 9") || !strings.Contains(out, "fix: delete the damaged file") {
+		t.Errorf("doctor on a damaged learnt file:\n%s", out)
+	}
+	os.Remove(learnt)
 	if strings.Contains(out, "buttons") || strings.Contains(out, "display") {
 		t.Errorf("doctor checked GPIO or I2C for a keyboard/terminal setup:\n%s", out)
 	}

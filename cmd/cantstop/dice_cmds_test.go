@@ -240,6 +240,14 @@ func TestDiceBenchSettle(t *testing.T) {
 	if _, err := calibrateCLI(t, "", "dice", "bench", dir, "--settle", "-1"); err == nil || !strings.Contains(err.Error(), "--settle") {
 		t.Errorf("--settle -1: %v, want an error naming --settle", err)
 	}
+	if _, err := calibrateCLI(t, "", "dice", "bench", dir, "--adapt", "-1"); err == nil || !strings.Contains(err.Error(), "--adapt -1: give the number of photos") {
+		t.Errorf("--adapt -1: %v, want an error naming --adapt", err)
+	}
+	nell := filepath.Join("..", "..", "dice", "testdata", "photos", "nell-byler")
+	out, err = calibrateCLI(t, "", "dice", "bench", nell, "--max-dice", "6", "--adapt", "10")
+	if err != nil || !strings.Contains(out, "nell-byler<=6: learnt ") || !strings.Contains(out, "from its first 10 photos") {
+		t.Errorf("dice bench --adapt 10: %v\n%s", err, out)
+	}
 	for _, flag := range []string{"--crops=" + filepath.Join(t.TempDir(), "crops.jsonl"), "--pips-only"} {
 		if _, err := calibrateCLI(t, "", "dice", "bench", dir, flag); err == nil || !strings.Contains(err.Error(), "unknown flag") {
 			t.Errorf("%s: %v, want an unknown flag", flag, err)

@@ -1,0 +1,154 @@
+package calibration
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cantstop/cantstop/dice"
+	"gocv.io/x/gocv"
+)
+
+func example(v int, w float64) dice.Example {
+	return dice.Example{Value: v, Weight: w, Square: make([]byte, dice.SquareBytes)}
+}
+
+// The store keeps the newest MaxExamples, dropping plain confirmations before corrections.
+func TestAddExamples(t *testing.T) {
+	var store []dice.Example
+	store = AddExamples(store, []dice.Example{example(6, dice.CorrectedWeight)})
+	for i := 0; i < MaxExamples+10; i++ {
+		store = AddExamples(store, []dice.Example{example(1+i%5, 1)})
+	}
+	if len(store) != MaxExamples {
+		t.Fatalf("%d examples kept, want %d", len(store), MaxExamples)
+	}
+	if store[0].Value != 6 || store[0].Weight != dice.CorrectedWeight {
+		t.Errorf("the correction was dropped: first kept %+v", store[0])
+	}
+	if last := store[len(store)-1]; last.Value != 1+(MaxExamples+9)%5 {
+		t.Errorf("newest kept %+v", last)
+	}
+}
+
+// A profile with bad examples is refused, naming each; the 2 MB limit holds a full store.
+func TestProfileExamples(t *testing.T) {
+	p := sampleProfile()
+	p.Examples = []dice.Example{example(3, 1), {Value: 9, Weight: 1, Square: make([]byte, dice.SquareBytes)}, {Value: 2, Weight: 1, Square: make([]byte, 10)}}
+	err := p.Validate()
+	for _, want := range []string{"field examples[1]: value 9: want 0 (no die) to 6", "field examples[2]: square of 10 bytes: want 4800 (40x40 BGR)"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validate: %v, want %q", err, want)
+		}
+	}
+	p.Examples = nil
+	for i := 0; i < MaxExamples; i++ {
+		p.Examples = append(p.Examples, example(1+i%6, 1))
+	}
+	path := filepath.Join(t.TempDir(), "calibration.json")
+	if err := p.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	back, err := Load(path)
+	if err != nil || len(back.Examples) != MaxExamples {
+		t.Fatalf("a full profile of %d bytes: %d examples, %v", fi.Size(), len(back.Examples), err)
+	}
+	if fi.Size() > 2<<20 {
+		t.Errorf("a full profile is %d bytes, over 2 MB", fi.Size())
+	}
+	p.Examples = append(p.Examples, example(1, 1))
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "257 examples: want at most 256") {
+		t.Errorf("too many examples: %v", err)
+	}
+}
+
+func TestLoadLearnt(t *testing.T) {
+	dir := t.TempDir()
+	missing, err := LoadLearnt(filepath.Join(dir, "none.json"))
+	if err != nil || len(missing.Examples) != 0 || missing.Version != LearntVersion {
+		t.Errorf("missing file: %+v, %v", missing, err)
+	}
+	path := filepath.Join(dir, LearntFile)
+	l := Learnt{Examples: []dice.Example{example(2, 1), example(0, 1)}}
+	if err := l.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadLearnt(path)
+	if err != nil || len(back.Examples) != 2 || back.Examples[0].Value != 2 || len(back.Examples[1].Square) != dice.SquareBytes {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	for _, tc := range []struct{ name, data, want string }{
+		{"cut short", `{"version": 1, "examples": [{"value": 2,`, "line 1"},
+		{"another version", `{"version": 2, "examples": []}`, "version 2, this cantstop reads 1"},
+		{"wrong size", `{"version": 1, "examples": [{"value": 2, "weight": 1, "square": "AAAA"}]}`, "examples[0]: square of 3 bytes"},
+		{"impossible value", `{"version": 1, "examples": [{"value": -1, "weight": 1, "square": ""}]}`, "examples[0]: value -1"},
+	} {
+		os.WriteFile(path, []byte(tc.data), 0o644)
+		if _, err := LoadLearnt(path); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v, want it to name the file and say %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// The Learner keeps every confirmed die in its file and adapts the reader once enough came in;
+// Close waits for the queued work.
+func TestLearner(t *testing.T) {
+	r, err := dice.NewReader(dice.Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// The confirmed rolls: photos of one board and camera with their values.
+	var ex [][]dice.Example
+	for _, p := range []struct{ file, values string }{
+		{"IMG_20191209_095701.jpg", "1 1 2 3"}, {"IMG_20191209_095929.jpg", "2 2 3 4"},
+		{"IMG_20191209_100525.jpg", "1 1 3 5"}, {"IMG_20191209_100510.jpg", "1 3 5 5"},
+		{"IMG_20191209_100625.jpg", "1 2 3 3"}, {"IMG_20191208_112857.jpg", "1 4 5 6"},
+		{"IMG_20191209_100026.jpg", "3 4 5 6"},
+	} {
+		m := gocv.IMRead(filepath.Join("..", "dice", "testdata", "photos", "nell-byler", p.file), gocv.IMReadColor)
+		rd := r.Read(m)
+		m.Close()
+		var vals []int
+		for _, f := range strings.Fields(p.values) {
+			vals = append(vals, int(f[0]-'0'))
+		}
+		ex = append(ex, dice.Label(rd, vals))
+	}
+	path := filepath.Join(t.TempDir(), LearntFile)
+	l := NewLearner(path, nil, Learnt{Version: LearntVersion}, r, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	total := 0
+	for _, e := range ex {
+		l.Add(e)
+		total += len(e)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadLearnt(path)
+	if err != nil || len(got.Examples) != total || len(l.Examples()) != total {
+		t.Fatalf("%d examples saved, %d kept, of %d: %v", len(got.Examples), len(l.Examples()), total, err)
+	}
+	if total < 2*AdaptEvery {
+		t.Fatalf("only %d dice learnt from 7 rolls", total)
+	}
+	// The Learner adapted the reader; whether the rig's head then reads depends on the values
+	// seen (dice.Adapt), which the reader's own Adapt reports the same way.
+	a, err := r.Adapt(got.Examples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Adapted() != a.Used {
+		t.Errorf("adapted %v after %+v", r.Adapted(), a)
+	}
+	start := time.Now()
+	l.Add(ex[0]) // after Close: dropped, never blocks
+	if time.Since(start) > time.Second {
+		t.Error("Add after Close blocked")
+	}
+}
