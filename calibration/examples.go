@@ -13,8 +13,9 @@ import (
 )
 
 // MaxExamples bounds the examples of a rig kept in a profile, and apart from them those learnt
-// in play: at 6.4 kB each in JSON, a profile stays under 2 MB.
-const MaxExamples = 256
+// in play: at 6.4 kB each in JSON a profile stays under 1 MB, and the reader fits on the newest
+// dice.MaxFit of both.
+const MaxExamples = 128
 
 // checkExample reports what is wrong with one example for the built-in networks.
 func checkExample(e dice.Example) error {

@@ -35,7 +35,7 @@ func TestAddExamples(t *testing.T) {
 	}
 }
 
-// A profile with bad examples is refused, naming each; the 2 MB limit holds a full store.
+// A profile with bad examples is refused, naming each; a full one is under 1 MB.
 func TestProfileExamples(t *testing.T) {
 	p := sampleProfile()
 	p.Examples = []dice.Example{example(3, 1), {Value: 9, Weight: 1, Square: make([]byte, dice.SquareBytes)}, {Value: 2, Weight: 1, Square: make([]byte, 10)}}
@@ -58,11 +58,11 @@ func TestProfileExamples(t *testing.T) {
 	if err != nil || len(back.Examples) != MaxExamples {
 		t.Fatalf("a full profile of %d bytes: %d examples, %v", fi.Size(), len(back.Examples), err)
 	}
-	if fi.Size() > 2<<20 {
-		t.Errorf("a full profile is %d bytes, over 2 MB", fi.Size())
+	if fi.Size() > 1<<20 {
+		t.Errorf("a full profile is %d bytes, over 1 MB", fi.Size())
 	}
 	p.Examples = append(p.Examples, example(1, 1))
-	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "257 examples: want at most 256") {
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "129 examples: want at most 128") {
 		t.Errorf("too many examples: %v", err)
 	}
 }

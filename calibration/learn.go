@@ -13,7 +13,9 @@ const AdaptEvery = 8
 
 // Learner keeps the dice the players confirm in play in the Learnt file, and adapts the reader
 // to them with the profile's examples every AdaptEvery dice. It works in a goroutine of its
-// own, so the game does not wait on the file or the fitting; Close finishes the queued work.
+// own, so the game does not wait on the file or the fitting. It writes the file when it adapts
+// and on Close (not after every roll: the SD card wears, and a power cut loses at most the
+// dice of the last two rolls).
 type Learner struct {
 	path string
 	base []dice.Example // the profile's: calibration's rolls
@@ -73,8 +75,22 @@ func (l *Learner) Close() error {
 	return nil
 }
 
+func (l *Learner) save(store Learnt) {
+	if err := store.Save(l.path); err != nil {
+		l.log.Error("dice learnt in play not saved: they are kept until the service stops", "path", l.path, "err", err)
+	}
+}
+
 func (l *Learner) work() {
 	defer close(l.done)
+	defer func() {
+		l.mu.Lock()
+		store, dirty := l.store, l.since > 0
+		l.mu.Unlock()
+		if dirty {
+			l.save(store)
+		}
+	}()
 	for ex := range l.jobs {
 		l.mu.Lock()
 		l.store.Examples = AddExamples(l.store.Examples, ex)
@@ -84,12 +100,10 @@ func (l *Learner) work() {
 			l.since = 0
 		}
 		l.mu.Unlock()
-		if err := store.Save(l.path); err != nil {
-			l.log.Error("dice learnt in play not saved: they are kept until the service stops", "path", l.path, "err", err)
-		}
 		if !adapt {
 			continue
 		}
+		l.save(store)
 		all := append(slices.Clone(l.base), store.Examples...)
 		a, err := l.r.Adapt(all)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -43,6 +42,9 @@ const (
 	adaptRate   = 0.5
 	// checkEvery: every third example is held back to check the head before it is trusted.
 	checkEvery = 3
+	// MaxFit is how many examples (the last ones given: the newest) a fit uses; their
+	// features and the fit take about 70 kB each, and the service has 60 MB in all.
+	MaxFit = 96
 )
 
 // Adaptation says what Adapt made of a rig's examples.
@@ -93,13 +95,18 @@ func (r *Reader) CheckExample(e Example) error {
 // Adapt fits the rig's own head on its examples and reads with it from then on, if it reads
 // the examples held back at least as surely as the network and no more wrongly; otherwise (or
 // with fewer than MinPerValue dice of some value) the reader keeps the general network and
-// the Adaptation says why. No examples undo the adaptation. An error leaves the reader as it was.
+// the Adaptation says why. Only the last MaxFit examples (the newest) count. No examples undo
+// the adaptation. An error leaves the reader as it was.
 func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
-	a := Adaptation{Examples: len(ex)}
+	var a Adaptation
 	for i, e := range ex {
 		if err := r.CheckExample(e); err != nil {
 			return a, fmt.Errorf("example %d: %w", i+1, err)
 		}
+	}
+	ex = ex[max(0, len(ex)-MaxFit):]
+	a.Examples = len(ex)
+	for _, e := range ex {
 		a.PerValue[e.Value]++
 	}
 	if len(ex) == 0 {
@@ -180,7 +187,7 @@ func (r *Reader) Adapted() bool {
 func (m *model) exampleFeatures(ex []Example) ([][4][]float32, error) {
 	side := m.cfg.FaceSide
 	out := make([][4][]float32, len(ex))
-	const batch = 16
+	const batch = faceBatch // the network keeps buffers for the largest batch it ran
 	for i := 0; i < len(ex); i += batch {
 		var sq []gocv.Mat
 		for _, e := range ex[i:min(i+batch, len(ex))] {
@@ -336,10 +343,7 @@ func (m *model) fitHead(ex []Example, feats [][4][]float32, idx []int) (*head, e
 		wt[j] /= classW[v]
 		sumW += wt[j]
 	}
-	g, err := gram(x)
-	if err != nil {
-		return nil, err
-	}
+	g := gram(x)
 	base := make([][7]float64, n)
 	for j := range x {
 		base[j] = logits(d.W, d.B, x[j])
@@ -353,7 +357,7 @@ func (m *model) fitHead(ex []Example, feats [][4][]float32, idx []int) (*head, e
 			z := base[j]
 			gj := g[j*n : (j+1)*n]
 			for k := 0; k < n; k++ {
-				if gk := gj[k]; gk != 0 {
+				if gk := float64(gj[k]); gk != 0 {
 					ck := &c[k]
 					for o := 0; o < 7; o++ {
 						z[o] += ck[o] * gk
@@ -400,32 +404,23 @@ func (m *model) fitHead(ex []Example, feats [][4][]float32, idx []int) (*head, e
 	return h, nil
 }
 
-// gram is X·Xᵀ of the rows x, by OpenCV's gemm, row-major n x n.
-func gram(x [][]float32) ([]float64, error) {
-	n, d := len(x), len(x[0])
-	buf := make([]float32, 0, n*d)
-	for _, r := range x {
-		buf = append(buf, r...)
+// gram is X·Xᵀ of the rows x, row-major n x n, computed in place of a copy of X for OpenCV's
+// gemm: the reader's memory is tight (60 MB for the whole service).
+func gram(x [][]float32) []float32 {
+	n := len(x)
+	g := make([]float32, n*n)
+	for i := 0; i < n; i++ {
+		xi := x[i]
+		for j := 0; j <= i; j++ {
+			xj := x[j][:len(xi)]
+			s := float32(0)
+			for k, v := range xi {
+				s += v * xj[k]
+			}
+			g[i*n+j], g[j*n+i] = s, s
+		}
 	}
-	xm, err := gocv.NewMatFromBytes(n, d, gocv.MatTypeCV32F, unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), 4*len(buf)))
-	if err != nil {
-		return nil, fmt.Errorf("features as a matrix: %w", err)
-	}
-	defer xm.Close()
-	gm := gocv.NewMat()
-	defer gm.Close()
-	empty := gocv.NewMat()
-	defer empty.Close()
-	gocv.Gemm(xm, xm, 1, empty, 0, &gm, 2) // cv::GEMM_2_T
-	v, err := gm.DataPtrFloat32()
-	if err != nil || len(v) != n*n {
-		return nil, fmt.Errorf("gram matrix of %d values, want %d (%v)", len(v), n*n, err)
-	}
-	out := make([]float64, n*n)
-	for i := range out {
-		out[i] = float64(v[i])
-	}
-	return out, nil
+	return g
 }
 
 // check reads the examples idx with head h and with the network, counting sure and wrong dice.

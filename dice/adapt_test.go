@@ -2,8 +2,10 @@ package dice
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,5 +191,51 @@ func TestAdaptRefusesBadExamples(t *testing.T) {
 	}
 	if errors.Is(err, ErrCannotAdapt) {
 		t.Error("the built-in network must be adaptable")
+	}
+}
+
+// BenchmarkAdapt fits a rig's head on the dice of its first 20 photos (73 examples with the
+// built-in networks) and on MaxFit examples (those repeated): the budget is 2 s.
+func BenchmarkAdapt(b *testing.B) {
+	r, err := NewReader(Opts{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	ex, _ := rigExamples(b, r, "nell-byler", 20)
+	full := ex
+	for len(full) < MaxFit {
+		full = append(full, ex...)
+	}
+	for _, set := range [][]Example{ex, full[:MaxFit]} {
+		b.Run(strconv.Itoa(len(set)), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := r.Adapt(set); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadAdapted reads a photo with the rig's head, to compare with BenchmarkRead.
+func BenchmarkReadAdapted(b *testing.B) {
+	r, err := NewReader(Opts{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	ex, _ := rigExamples(b, r, "nell-byler", 20)
+	if a, err := r.Adapt(ex); err != nil || !a.Used {
+		b.Fatalf("not adapted: %+v %v", a, err)
+	}
+	for _, file := range []string{"photos/matteop65/dice_40.jpg", "photos/nell-byler/IMG_20191208_111816.jpg"} {
+		f := readPhoto(b, file)
+		b.Run(fmt.Sprintf("%dx%d", f.Cols(), f.Rows()), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r.Read(f)
+			}
+		})
+		f.Close()
 	}
 }

@@ -19,6 +19,7 @@ func companionCmds() []*cobra.Command { return []*cobra.Command{newPlayCmd()} }
 func newPlayCmd() *cobra.Command {
 	var (
 		simFlag, auto, stats, verbose bool
+		learn                         bool
 		seed                          uint64
 		games, players                int
 		stateDir, lang, logLevel      string
@@ -37,7 +38,8 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 		Example: `  cantstop play --sim
   cantstop play --sim --lang fr --screen oled-compact
   cantstop play --sim --auto --lang ru --screens /tmp/screens-ru   # every screen a game shows, as PNGs
-  cantstop play --sim --auto --seed 7 --games 20 --players 3 --stats`,
+  cantstop play --sim --auto --seed 7 --games 20 --players 3 --stats
+  cantstop play --sim --auto --seed 4 --games 3 --learn   # the reader learns the drawn dice as it plays`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !simFlag {
@@ -85,7 +87,7 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 			}
 			sum, err := sim.Play(cmd.Context(), sim.Config{Seed: seed, Auto: auto, Games: games, Players: players,
 				StateDir: stateDir, Lang: l, In: os.Stdin, Out: cmd.OutOrStdout(), Verbose: verbose, Log: log,
-				Screen: fitScreen(screen, os.Stdout), ScreensDir: screens})
+				Screen: fitScreen(screen, os.Stdout), ScreensDir: screens, Learn: learn})
 			if auto || sum.Reads.Reads > 0 {
 				sum.Write(cmd.OutOrStdout())
 			}
@@ -110,6 +112,7 @@ printed; the command fails if any dice read differ from the dice drawn.`,
 	f.IntVar(&players, "players", 2, "players with --auto (2-4)")
 	f.StringVar(&stateDir, "state-dir", "", "where games are saved (default: a temporary directory with --auto, else the user's state directory)")
 	f.StringVar(&lang, "lang", "en", "display language: "+langList())
+	f.BoolVar(&learn, "learn", false, "the reader learns the table's dice from every roll played, as the device does (kept in --state-dir)")
 	f.BoolVar(&stats, "stats", false, "print the peak memory (RSS) at the end")
 	f.BoolVarP(&verbose, "verbose", "v", false, "with --auto, show every screen")
 	f.StringVar(&screen, "screen", "auto", "how the terminal shows screens: oled (the OLED's 128×64 pixels, 130 columns), oled-compact (Braille, 66 columns), text, or auto (the largest that fits the terminal)")

@@ -8,10 +8,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/companion"
 	"github.com/cantstop/cantstop/dice"
@@ -36,6 +38,9 @@ type Config struct {
 	// ScreensDir, when set, receives each distinct screen shown as a 128×64 PNG.
 	ScreensDir string
 	Log        *slog.Logger
+	// Learn: the reader learns the table's dice from every roll the players play, as the
+	// service does (calibration.Learner, the dice kept in StateDir).
+	Learn bool
 	// NewReader builds the dice reader over the table's frames; default:
 	// the real dice reader (package dice) through camera.NewImageSource.
 	NewReader func(t *Table) (companion.DiceReader, func(), error)
@@ -85,6 +90,31 @@ func DefaultReader(t *Table) (companion.DiceReader, func(), error) {
 	return companion.NewCameraReader(src, r), func() { src.Close(); r.Close() }, nil
 }
 
+// learningReader is DefaultReader learning the table's dice, its store in dir.
+func learningReader(dir string, log *slog.Logger) func(t *Table) (companion.DiceReader, func(), error) {
+	return func(t *Table) (companion.DiceReader, func(), error) {
+		r, err := dice.NewReader(dice.Opts{Expect: 4, Tray: t.Tray()})
+		if err != nil {
+			return nil, nil, err
+		}
+		path := filepath.Join(dir, calibration.LearntFile)
+		store, err := calibration.LoadLearnt(path)
+		if err != nil {
+			r.Close()
+			return nil, nil, err
+		}
+		if _, err := r.Adapt(store.Examples); err != nil {
+			r.Close()
+			return nil, nil, err
+		}
+		l := calibration.NewLearner(path, nil, store, r, log)
+		src := camera.NewImageSource(t.Frame)
+		cr := companion.NewCameraReader(src, r)
+		cr.Learn = l.Add
+		return cr, func() { l.Close(); src.Close(); r.Close() }, nil
+	}
+}
+
 // Play runs the simulated table until ctx ends (interactive) or the games
 // are played (Auto). In Auto mode any disagreement between the dice drawn
 // and the dice read is an error.
@@ -115,7 +145,11 @@ func Play(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	table := NewTable(cfg.Seed)
 	newReader := cfg.NewReader
-	if newReader == nil {
+	switch {
+	case newReader != nil:
+	case cfg.Learn:
+		newReader = learningReader(cfg.StateDir, log)
+	default:
 		newReader = DefaultReader
 	}
 	real, closeReader, err := newReader(table)

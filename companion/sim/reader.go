@@ -29,6 +29,13 @@ type Reader struct {
 	stats ReadStats
 }
 
+// Confirm passes the roll the players played on to the real reader, if it learns.
+func (r *Reader) Confirm(values []int) {
+	if l, ok := r.Read.(companion.Learner); ok {
+		l.Confirm(values)
+	}
+}
+
 // ReadStats counts what the reader did.
 type ReadStats struct {
 	Reads      int           // readings made
