@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"gocv.io/x/gocv"
@@ -21,6 +22,8 @@ type Example struct {
 	// Square is the face square, FaceSide x FaceSide BGR pixels row by row (4800 bytes for the
 	// built-in networks' 40 px).
 	Square []byte `json:"square"`
+	// Side is the die's side in frame pixels as the detector framed it (0: not known).
+	Side float64 `json:"side,omitempty"`
 }
 
 // SquareSide is the side of the built-in face network's squares, and SquareBytes the size of
@@ -42,6 +45,8 @@ const (
 	adaptRate   = 0.5
 	// checkEvery: every third example is held back to check the head before it is trusted.
 	checkEvery = 3
+	// netFloor: the rig's head reads a value only where the network leans to it this much.
+	netFloor = 0.5
 	// MaxFit is how many examples (the last ones given: the newest) a fit uses; their
 	// features and the fit take about 70 kB each, and the service has 60 MB in all.
 	MaxFit = 96
@@ -73,6 +78,35 @@ type AdaptCheck struct {
 type head struct {
 	w []float32 // Out x In
 	b []float32
+	// minSide, maxSide: the head reads only candidates of a size its dice had (sideSpan round
+	// their median); the network reads the others. A pip of a 2 framed alone looks like a
+	// 1, and a head taught 1s would read it as one.
+	minSide, maxSide float64
+}
+
+// A candidate the rig's head reads has a side within minSideOf and maxSideOf times the median
+// side of the rig's dice: the detector frames a 1 at 0.6-1 of its size, a lone pip at about a
+// third.
+const (
+	minSideOf = 0.6
+	maxSideOf = 1.6
+)
+
+// sides sets the head's size range from the examples' dice (any size when none has one).
+func (h *head) sides(ex []Example) {
+	var s []float64
+	for _, e := range ex {
+		if e.Value > 0 && e.Side > 0 {
+			s = append(s, e.Side)
+		}
+	}
+	if len(s) == 0 {
+		h.minSide, h.maxSide = 0, math.Inf(1)
+		return
+	}
+	sort.Float64s(s)
+	med := s[len(s)/2]
+	h.minSide, h.maxSide = minSideOf*med, maxSideOf*med
 }
 
 // ErrCannotAdapt: the model's face network has no dense last layer to adapt.
@@ -164,6 +198,7 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 	if err != nil {
 		return a, fmt.Errorf("adapt: %w", err)
 	}
+	h.sides(ex)
 	r.setHead(h)
 	a.Used, a.Why = true, what
 	return a, nil
@@ -280,10 +315,17 @@ func softmax(z [7]float64) [7]float64 {
 	return p
 }
 
-// agreed is the head's probabilities p, its value made unsure when the network leans to another
-// value (at least 0.5): the two must agree, the reader never guesses.
+// agreed is the head's probabilities p, its value made unsure unless the network leans to the
+// same value at netFloor or more: the two must agree, the reader never guesses. A 1 is left to
+// the network: one pip in a square may be a pip of any die framed alone, which the network
+// learnt to doubt and a head taught the rig's 1s read as a 1 (five misreads in two simulated
+// games).
 func agreed(p, net [7]float64) [7]float64 {
-	if v, nv := topValue(p), topValue(net); v != nv && net[nv] >= 0.5 {
+	v, nv := topValue(p), topValue(net)
+	if v == 1 { // one pip: a 1, or a pip of any die framed alone; the network learnt those
+		return net
+	}
+	if v != nv || net[v] < netFloor {
 		p[v] = min(p[v], 0.5)
 	}
 	return p

@@ -179,38 +179,51 @@ func (m *model) squareProbs(squares []gocv.Mat) ([][7]float64, error) {
 // the current figure.
 const faceBatch = 1
 
+// faces are what faceProbs read of the candidates.
+type faces struct {
+	probs [][7]float64 // the reading: the rig's head's where it reads, else the network's
+	net   [][7]float64 // the network's own
+	raw   [][]byte     // the squares, BGR bytes
+}
+
 // faceProbs reads each candidate's face (pipeline.face_probs), with the rig's head h when not
-// nil, and returns the squares it read them from as bytes.
-func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) ([][7]float64, [][]byte, error) {
+// nil, and keeps the squares it read them from.
+func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) {
+	var out faces
 	if len(cands) == 0 {
-		return nil, nil, nil
+		return out, nil
 	}
 	sq := make([]gocv.Mat, len(cands))
-	raw := make([][]byte, len(cands))
 	for i, c := range cands {
 		sq[i] = faceSquare(frame, c.x, c.y, c.side, m.cfg)
-		raw[i] = sq[i].ToBytes()
+		out.raw = append(out.raw, sq[i].ToBytes())
 	}
 	defer closeAll(sq)
-	probs := make([][7]float64, 0, len(sq))
 	for i := 0; i < len(sq); i += faceBatch {
 		part := sq[i:min(i+faceBatch, len(sq))]
 		if h == nil {
 			p, err := m.squareProbs(part)
 			if err != nil {
-				return nil, nil, err
+				return faces{}, err
 			}
-			probs = append(probs, p...)
+			out.probs = append(out.probs, p...)
+			out.net = append(out.net, p...)
 			continue
 		}
 		f, err := m.squareFeatures(part)
 		if err != nil {
-			return nil, nil, err
+			return faces{}, err
 		}
 		net := &head{w: m.dense.W, b: m.dense.B}
-		for _, t := range f {
-			probs = append(probs, agreed(h.probs(t), net.probs(t)))
+		for k, t := range f {
+			pn := net.probs(t)
+			out.net = append(out.net, pn)
+			if side := cands[i+k].side; side < h.minSide || side > h.maxSide {
+				out.probs = append(out.probs, pn)
+				continue
+			}
+			out.probs = append(out.probs, agreed(h.probs(t), pn))
 		}
 	}
-	return probs, raw, nil
+	return out, nil
 }

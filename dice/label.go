@@ -16,7 +16,8 @@ const assignMargin = 20
 
 // Label turns a reading and the values the players confirmed for it (in any order, as they
 // choose a move or correct the dice) into examples of the rig. Each die read surely whose
-// value is among the confirmed ones is that value. The dice left over (unread or misread) take
+// value is among the confirmed ones is that value, if the general network itself read it surely
+// (a misread of the rig's head that nobody corrected must not teach it). The dice left over (unread or misread) take
 // the values left over: all of them if those are one value, else by the face network's
 // probabilities when one assignment is clearly the likeliest, and count CorrectedWeight.
 // Nothing is learnt when the reading has another number of dice than values (a die missed or a
@@ -35,8 +36,12 @@ func Label(rd Reading, values []int) []Example {
 	var open []Die
 	for _, d := range rd.Dice {
 		if i := slices.Index(left, d.Value); d.Value > 0 && i >= 0 {
-			out = append(out, Example{Value: d.Value, Weight: 1, Square: d.Square})
 			left = slices.Delete(left, i, i+1)
+			// A value only the rig's head read surely may be its own misread, played unnoticed:
+			// it must not teach the head more of the same. The players' corrections teach it.
+			if d.netSure {
+				out = append(out, Example{Value: d.Value, Weight: 1, Square: d.Square, Side: float64(d.Box.Dx())})
+			}
 			continue
 		}
 		open = append(open, d)
@@ -53,7 +58,7 @@ func Label(rd Reading, values []int) []Example {
 		if d.Value != assign[i] {
 			w = CorrectedWeight
 		}
-		out = append(out, Example{Value: assign[i], Weight: w, Square: d.Square})
+		out = append(out, Example{Value: assign[i], Weight: w, Square: d.Square, Side: float64(d.Box.Dx())})
 	}
 	return out
 }

@@ -7,7 +7,8 @@ import (
 
 func TestLabel(t *testing.T) {
 	sq := func(b byte) []byte { return []byte{b} }
-	sure := func(v int, b byte) Die { p := face(v, 0.99); return Die{Value: v, Probs: p, Square: sq(b)} }
+	sure := func(v int, b byte) Die { p := face(v, 0.99); return Die{Value: v, Probs: p, Square: sq(b), netSure: true} }
+	headOnly := func(v int, b byte) Die { p := face(v, 0.99); return Die{Value: v, Probs: p, Square: sq(b)} }
 	unsure := func(lean int, p float64, b byte) Die { return Die{Value: 0, Probs: face(lean, p), Square: sq(b)} }
 	type ex struct {
 		v int
@@ -30,6 +31,8 @@ func TestLabel(t *testing.T) {
 			[]ex{{3, CorrectedWeight, 1}, {6, CorrectedWeight, 2}}},
 		{"unread dice not told apart", []Die{sure(1, 1), unsure(3, 0.3, 2), unsure(3, 0.3, 3)}, []int{1, 3, 5},
 			[]ex{{1, 1, 1}}},
+		{"read surely by the rig's head alone", []Die{sure(1, 1), headOnly(2, 2), sure(3, 3)}, []int{1, 2, 3},
+			[]ex{{1, 1, 1}, {3, 1, 3}}},
 		{"a die missed", []Die{sure(1, 1), sure(2, 2), sure(3, 3)}, []int{1, 2, 3, 4}, nil},
 		{"a spot taken for a die", []Die{sure(1, 1), sure(2, 2), sure(3, 3)}, []int{1, 2}, nil},
 		{"no squares", []Die{{Value: 1, Probs: face(1, 0.99)}}, []int{1}, nil},

@@ -153,11 +153,11 @@ func TestParityFaceProbs(t *testing.T) {
 			for i, c := range p.Cands {
 				cands[i] = cand{peak: c[0], x: c[1], y: c[2], side: c[3]}
 			}
-			got, _, err := m.faceProbs(frame, cands, nil)
+			got, err := m.faceProbs(frame, cands, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkProbs(t, got, p.Probs)
+			checkProbs(t, got.probs, p.Probs)
 		})
 	}
 	for _, s := range fx.Squares {

@@ -56,13 +56,16 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	cands = inTray(cands, r.o.Tray)
-	probs, squares, err := r.m.faceProbs(frame, cands, r.head)
+	f, err := r.m.faceProbs(frame, cands, r.head)
 	if err != nil {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
-	rd := decide(cands, probs, r.m.th, r.o.Expect)
+	rd := decide(cands, f.probs, r.m.th, r.o.Expect)
 	for i := range rd.Dice {
-		rd.Dice[i].Square = squares[rd.Dice[i].cand]
+		d := &rd.Dice[i]
+		net := f.net[d.cand]
+		d.Square = f.raw[d.cand]
+		d.netSure = d.Value > 0 && topValue(net) == d.Value && net[d.Value] >= r.m.th.Face
 	}
 	return rd
 }

@@ -53,6 +53,9 @@ type Die struct {
 	// Probs are the face probabilities, 0 "no die" and 1-6, that Label weighs.
 	Probs [7]float64 `json:"-"`
 	cand  int        // index of the candidate the die was read from
+	// netSure: the general network itself read Value surely (it differs from Value > 0 only
+	// where the rig's head read).
+	netSure bool
 }
 
 // Reading is the result of reading one frame.
