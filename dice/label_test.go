@@ -7,7 +7,10 @@ import (
 
 func TestLabel(t *testing.T) {
 	sq := func(b byte) []byte { return []byte{b} }
-	sure := func(v int, b byte) Die { p := face(v, 0.99); return Die{Value: v, Probs: p, Square: sq(b), netSure: true} }
+	sure := func(v int, b byte) Die {
+		p := face(v, 0.99)
+		return Die{Value: v, Probs: p, Square: sq(b), netSure: true}
+	}
 	headOnly := func(v int, b byte) Die { p := face(v, 0.99); return Die{Value: v, Probs: p, Square: sq(b)} }
 	unsure := func(lean int, p float64, b byte) Die { return Die{Value: 0, Probs: face(lean, p), Square: sq(b)} }
 	type ex struct {
