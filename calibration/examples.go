@@ -123,15 +123,25 @@ func LoadLearnt(path string) (Learnt, error) {
 	if len(data) > maxLearntBytes {
 		return Learnt{}, fmt.Errorf("learnt examples %s: larger than %d bytes, so damaged", path, maxLearntBytes)
 	}
+	l, err := ParseLearnt(data)
+	if err != nil {
+		return Learnt{}, fmt.Errorf("learnt examples %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// ParseLearnt decodes a Learnt file, refusing broken JSON (with the line and column), another
+// version and bad examples.
+func ParseLearnt(data []byte) (Learnt, error) {
 	var l Learnt
 	if err := json.Unmarshal(data, &l); err != nil {
-		return Learnt{}, fmt.Errorf("learnt examples %s: %w", path, jsonError(data, err))
+		return Learnt{}, jsonError(data, err)
 	}
 	if l.Version != LearntVersion {
-		return Learnt{}, fmt.Errorf("learnt examples %s: version %d, this cantstop reads %d", path, l.Version, LearntVersion)
+		return Learnt{}, fmt.Errorf("version %d, this cantstop reads %d", l.Version, LearntVersion)
 	}
 	if errs := checkExamples("examples", l.Examples); len(errs) > 0 {
-		return Learnt{}, fmt.Errorf("learnt examples %s: %w", path, errors.Join(errs...))
+		return Learnt{}, errors.Join(errs...)
 	}
 	return l, nil
 }

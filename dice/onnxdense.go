@@ -176,7 +176,8 @@ func lastDense(model []byte) (dense, error) {
 		return dense{}, errors.New("the network does not end in a dense layer (Gemm with transB)")
 	}
 	w, b := inits[gemm[1]], inits[gemm[2]]
-	if len(w.dims) != 2 || len(b.vals) != w.dims[0] || len(w.vals) != w.dims[0]*w.dims[1] {
+	if len(w.dims) != 2 || w.dims[0] <= 0 || w.dims[1] <= 0 || w.dims[0] > len(w.vals) ||
+		len(b.vals) != w.dims[0] || len(w.vals)/w.dims[0] != w.dims[1] || len(w.vals)%w.dims[0] != 0 {
 		return dense{}, fmt.Errorf("dense layer weights %v and bias of %d values do not fit", w.dims, len(b.vals))
 	}
 	if layerOf[gemm[0]] == "" {

@@ -18,6 +18,8 @@ targets=(
   "FuzzJournal ./companion/"       # the saved game
   "FuzzParse ./config/"            # cantstop.conf
   "FuzzParseProfile ./calibration/" # calibration.json
+  "FuzzParseLearnt ./calibration/" # rig-examples.json, the dice learnt in play
+  "FuzzLastDense ./dice/"          # face.onnx of a --model folder
   "FuzzParsePosition ./engine/"    # position notation
 )
 want=("$@")
