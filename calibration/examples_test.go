@@ -54,6 +54,7 @@ func TestProfileExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
+	t.Logf("a profile with %d examples: %d bytes", MaxExamples, fi.Size())
 	back, err := Load(path)
 	if err != nil || len(back.Examples) != MaxExamples {
 		t.Fatalf("a full profile of %d bytes: %d examples, %v", fi.Size(), len(back.Examples), err)
