@@ -227,3 +227,36 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 	}
 	return out, nil
 }
+
+// squareFeatures runs the face network up to its dense layer on squares, each at four quarter
+// turns, and returns [square][turn] -> the features.
+func (m *model) squareFeatures(squares []gocv.Mat) ([][4][]float32, error) {
+	all := make([]gocv.Mat, 0, 4*len(squares))
+	defer func() { closeAll(all) }()
+	for k := 0; k < 4; k++ {
+		for _, sq := range squares {
+			all = append(all, turn(sq, k))
+		}
+	}
+	blob, err := faceBlob(all)
+	if err != nil {
+		return nil, fmt.Errorf("face input: %w", err)
+	}
+	defer blob.Close()
+	m.face.SetInput(blob, "")
+	out := m.face.Forward(m.dense.Layer)
+	defer out.Close()
+	d := m.dense.In
+	if sz := out.Size(); len(sz) < 2 || sz[0] != len(all) || out.Total() != len(all)*d {
+		return nil, fmt.Errorf("face features are %v, want [%d %d]", sz, len(all), d)
+	}
+	v, err := out.DataPtrFloat32()
+	if err != nil {
+		return nil, fmt.Errorf("face features: %w", err)
+	}
+	f := make([][4][]float32, len(squares))
+	for i := range all {
+		f[i%len(squares)][i/len(squares)] = append([]float32(nil), v[i*d:(i+1)*d]...)
+	}
+	return f, nil
+}
