@@ -232,7 +232,6 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 
 	res.Reading = rd
 	res.Profile = Profile{
-		Examples: ex,
 		Version:  Version,
 		Created:  o.Now().UTC().Truncate(time.Second),
 		Camera:   o.Camera,
@@ -240,6 +239,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		Tray:     tray,
 		Dice:     dd,
 		Reader:   cands[chosen].r.Opts(),
+		Examples: ex,
 	}
 	if err := res.Profile.Validate(); err != nil {
 		return fail(fmt.Errorf("calibration gave an unusable profile: %w", err))

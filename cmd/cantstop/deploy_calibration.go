@@ -7,7 +7,6 @@ import (
 	"image"
 	"io/fs"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 
@@ -33,7 +32,7 @@ func loadProfile(c config.Config, configPath string) (p calibration.Profile, ok 
 type rigExamples struct {
 	base   []dice.Example
 	learnt calibration.Learnt
-	path   string // the Learnt file; "" when there is no state directory
+	bad    error // the learnt file could not be used (run sets it aside)
 }
 
 // openCalibrated opens the camera with the profile's fixed controls and a
@@ -42,9 +41,9 @@ type rigExamples struct {
 // learnt, when not ""). Without a profile, or with a broken one (logged:
 // cantstop doctor and cantstop calibrate show say more), the camera runs on
 // automatic controls and the reader uncalibrated; a broken learnt file is
-// logged and set aside, and learning starts again.
+// logged and not used.
 func openCalibrated(ctx context.Context, c config.Config, configPath, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
-	rx := rigExamples{path: learnt, learnt: calibration.Learnt{Version: calibration.LearntVersion}}
+	rx := rigExamples{learnt: calibration.Learnt{Version: calibration.LearntVersion}}
 	var ro dice.Opts
 	var controls camera.Controls
 	p, ok, err := loadProfile(c, configPath)
@@ -71,11 +70,8 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 	if learnt != "" {
 		l, err := calibration.LoadLearnt(learnt)
 		if err != nil {
-			aside := learnt + ".bad"
-			log.Error("dice learnt in play not used: set aside, learning starts again", "err", err, "set_aside", aside)
-			if rerr := os.Rename(learnt, aside); rerr != nil {
-				log.Error("cannot set the learnt dice aside", "err", rerr)
-			}
+			rx.bad = err
+			log.Error("dice learnt in play not used", "err", err)
 		} else {
 			rx.learnt = l
 		}

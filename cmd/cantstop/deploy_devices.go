@@ -121,6 +121,14 @@ func openDice(ctx context.Context, c config.Config, configPath, learnt string, w
 			if learnt == "" {
 				return cr, src, nil
 			}
+			if rx.bad != nil { // kept for a look; learning starts again
+				aside := learnt + ".bad"
+				if err := os.Rename(learnt, aside); err != nil {
+					log.Error("cannot set the damaged learnt dice aside: they will be overwritten", "err", err)
+				} else {
+					log.Warn("damaged learnt dice set aside: learning starts again", "set_aside", aside)
+				}
+			}
 			l := calibration.NewLearner(learnt, rx.base, rx.learnt, r, log)
 			cr.Learn = l.Add
 			return cr, closerFunc(func() error { return errors.Join(l.Close(), src.Close()) }), nil

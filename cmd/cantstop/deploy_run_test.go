@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/cantstop/cantstop/calibration"
 	"io"
 	"net"
 	"os"
@@ -170,5 +171,35 @@ func TestOpenDiceFallback(t *testing.T) {
 	c.Camera.Source = "none"
 	if d, _, err := openDice(context.Background(), c, "", "", time.Hour, log); d != nil || err != nil {
 		t.Errorf("source none: %v %v", d, err)
+	}
+}
+
+// TestOpenDiceLearns: the service's reader learns into the state directory; a damaged store is
+// set aside (kept for a look) and learning starts again.
+func TestOpenDiceLearns(t *testing.T) {
+	dir := t.TempDir()
+	photos, _ := filepath.Glob(filepath.Join("..", "..", "dice", "testdata", "photos", "nell-byler", "*.jpg"))
+	if len(photos) == 0 {
+		t.Fatal("no test photo")
+	}
+	c := config.Default()
+	c.Camera.Source = "file:" + photos[0]
+	learnt := filepath.Join(dir, calibration.LearntFile)
+	os.WriteFile(learnt, []byte(`{"version": 1, "examples": [{"value": 8}]}`), 0o644)
+	var logs syncBuffer
+	d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), learnt, time.Second, sdlog.New(&logs, nil, false))
+	if err != nil || d == nil {
+		t.Fatalf("reader %v, %v", d, err)
+	}
+	defer cl.Close()
+	cr, ok := d.(*companion.CameraReader)
+	if !ok || cr.Learn == nil {
+		t.Fatalf("reader %T does not learn", d)
+	}
+	if b, err := os.ReadFile(learnt + ".bad"); err != nil || !strings.Contains(string(b), `"value": 8`) {
+		t.Errorf("damaged store not set aside: %v", err)
+	}
+	if !strings.Contains(logs.String(), "damaged learnt dice set aside") || !strings.Contains(logs.String(), "examples[0]: value 8") {
+		t.Errorf("log:\n%s", logs.String())
 	}
 }
