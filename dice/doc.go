@@ -38,6 +38,21 @@
 // shared photo sets plus frames drawn by scripts/simframes); package dicebench and
 // `cantstop dice bench` measure them.
 //
+// # Adapting to a rig
+//
+// The players confirm each reading by playing it, or correct it first. Label turns a reading
+// and the confirmed values into Examples (each die's face square, side and value), and Adapt
+// fits the rig's own copy of the face network's last layer (head.go) to the newest MaxFit of
+// them, pulled back toward the network's own. It reads only once every value has MinPerValue
+// examples and it reads the examples held back no worse than the network; then it reads a die
+// only where the network leans the same way and the die is of the rig's size, and leaves 1s to
+// the network. The examples are kept by package calibration (the profile's, from the
+// calibration rolls, and those learnt in play).
+//
+//	ex := dice.Label(rd, []int{2, 3, 5, 5}) // rd: the reading the players played as 2 3 5 5
+//	a, err := r.Adapt(append(profileExamples, ex...))
+//	fmt.Println(a.Used, a.Why)
+//
 // A Reader may be used from several goroutines (one network pass at a time); Close frees the
 // networks' C memory.
 package dice
