@@ -73,9 +73,6 @@ def photo_squares(img, dice, rng, per_die=3):
         for _ in range(per_die):
             X.append(augment.square_variant(img, cx, cy, side, rng))
             Y.append(v)
-        # Framed small, as the detector frames a 1 (0.6-0.85 of its side): still that die.
-        X.append(augment.square_variant(img, cx, cy, side, rng, scale=(0.6, 0.85)))
-        Y.append(v)
         a = rng.uniform(0, 2 * math.pi)
         r = rng.uniform(0.65, 1.0) * side
         x, y = cx + r * math.cos(a), cy + r * math.sin(a)
@@ -95,8 +92,7 @@ def photo_squares(img, dice, rng, per_die=3):
 def mined_squares(img, dice, cands, rng, sized=True):
     """Squares framed as the detector frames them: a peak on a labelled die (within 0.3 of its
     side) at about its size is labelled with its value; a peak on no die, or on a part of one (a
-    pip taken for a small die, but not the one pip of a 1), is labelled 0 — the detector's false
-    hits."""
+    pip taken for a small die), is labelled 0 — the detector's false hits."""
     X, Y = [], []
     for pk, x, y, side in cands:
         best, bd, bs = None, math.inf, 1.0
@@ -108,7 +104,7 @@ def mined_squares(img, dice, cands, rng, sized=True):
         if bd < (0.3 if sized else 0.45) and 0.65 <= ratio <= 1.6:
             X.append(augment.square_variant(img, x, y, side, rng, shift=0.03, scale=(0.95, 1.05)))
             Y.append(best)
-        elif bd > (0.6 if sized else 1.0) or (bd < 0.75 and ratio < 0.6 and best != 1):
+        elif bd > (0.6 if sized else 1.0) or (bd < 0.75 and ratio < 0.6):
             for _ in range(2):
                 X.append(augment.square_variant(img, x, y, side, rng, shift=0.05, scale=(0.9, 1.1)))
                 Y.append(0)
