@@ -1,10 +1,12 @@
 package calibration
 
 import (
+	"encoding/csv"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,29 +106,13 @@ func TestLearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	// The confirmed rolls: photos of one board and camera with their values.
-	var ex [][]dice.Example
-	for _, p := range []struct{ file, values string }{
-		{"IMG_20191209_095701.jpg", "1 1 2 3"}, {"IMG_20191209_095929.jpg", "2 2 3 4"},
-		{"IMG_20191209_100525.jpg", "1 1 3 5"}, {"IMG_20191209_100510.jpg", "1 3 5 5"},
-		{"IMG_20191209_100625.jpg", "1 2 3 3"}, {"IMG_20191208_112857.jpg", "1 4 5 6"},
-		{"IMG_20191209_100026.jpg", "3 4 5 6"},
-	} {
-		m := gocv.IMRead(filepath.Join("..", "dice", "testdata", "photos", "nell-byler", p.file), gocv.IMReadColor)
-		rd := r.Read(m)
-		m.Close()
-		var vals []int
-		for _, f := range strings.Fields(p.values) {
-			vals = append(vals, int(f[0]-'0'))
-		}
-		ex = append(ex, dice.Label(rd, vals))
-	}
+	ex := boardRolls(t, r)
 	path := filepath.Join(t.TempDir(), LearntFile)
 	l := NewLearner(path, nil, Learnt{Version: LearntVersion}, r, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	total := 0
 	for _, e := range ex {
 		l.Add(e)
-		total += len(e)
+		total += len(e.Examples)
 	}
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
@@ -151,5 +137,96 @@ func TestLearner(t *testing.T) {
 	l.Add(ex[0]) // after Close: dropped, never blocks
 	if time.Since(start) > time.Second {
 		t.Error("Add after Close blocked")
+	}
+}
+
+// boardRolls reads seven photos of one board and camera and confirms each with its values.
+func boardRolls(t *testing.T, r *dice.Reader) []dice.Confirmation {
+	t.Helper()
+	var ex []dice.Confirmation
+	for _, p := range []struct{ file, values string }{
+		{"IMG_20191209_095701.jpg", "1 1 2 3"}, {"IMG_20191209_095929.jpg", "2 2 3 4"},
+		{"IMG_20191209_100525.jpg", "1 1 3 5"}, {"IMG_20191209_100510.jpg", "1 3 5 5"},
+		{"IMG_20191209_100625.jpg", "1 2 3 3"}, {"IMG_20191208_112857.jpg", "1 4 5 6"},
+		{"IMG_20191209_100026.jpg", "3 4 5 6"},
+	} {
+		m := gocv.IMRead(filepath.Join("..", "dice", "testdata", "photos", "nell-byler", p.file), gocv.IMReadColor)
+		rd := r.Read(m)
+		m.Close()
+		var vals []int
+		for _, f := range strings.Fields(p.values) {
+			vals = append(vals, int(f[0]-'0'))
+		}
+		ex = append(ex, dice.Confirm(rd, vals))
+	}
+	return ex
+}
+
+// nellExamples labels the dice of the first n nell-byler test photos (name order, at most six
+// dice) with their values, as confirmed rolls.
+func nellExamples(t *testing.T, r *dice.Reader, n int) []dice.Example {
+	t.Helper()
+	dir := filepath.Join("..", "dice", "testdata", "photos", "nell-byler")
+	f, err := os.Open(filepath.Join(dir, "labels.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = rows[1:]
+	slices.SortFunc(rows, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
+	var ex []dice.Example
+	for _, row := range rows {
+		vals := strings.Fields(row[1])
+		if len(vals) > 6 {
+			continue
+		}
+		if n--; n < 0 {
+			break
+		}
+		var v []int
+		for _, s := range vals {
+			v = append(v, int(s[0]-'0'))
+		}
+		m := gocv.IMRead(filepath.Join(dir, row[0]), gocv.IMReadColor)
+		ex = append(ex, dice.Label(r.Read(m), v)...)
+		m.Close()
+	}
+	return ex
+}
+
+// When the players correct the rig's head twice within WatchRolls rolls, the Learner drops the
+// head and what it learnt, and says so: the rig changed.
+func TestLearnerDropsAChangedRig(t *testing.T) {
+	r, err := dice.NewReader(dice.Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	base := nellExamples(t, r, 20)
+	var logs strings.Builder
+	path := filepath.Join(t.TempDir(), LearntFile)
+	learnt := Learnt{Version: LearntVersion, Examples: base[:10]}
+	if a, err := r.Adapt(append(slices.Clone(base), learnt.Examples...)); err != nil || !a.Used {
+		t.Fatalf("the rig's head does not read to begin with: %+v, %v", a, err)
+	}
+	l := NewLearner(path, base, learnt, r, slog.New(slog.NewTextHandler(&logs, nil)))
+	l.Add(dice.Confirmation{HeadRead: 3, HeadMisread: 1})
+	l.Add(dice.Confirmation{HeadRead: 3})
+	l.Add(dice.Confirmation{HeadRead: 2, HeadMisread: 1})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Examples()) != 0 || r.Adapted() {
+		t.Errorf("after two misreads: %d examples kept, adapted %v", len(l.Examples()), r.Adapted())
+	}
+	if !strings.Contains(logs.String(), "the camera, the light or the dice changed?") {
+		t.Errorf("not said:\n%s", logs.String())
+	}
+	if got, err := LoadLearnt(path); err != nil || len(got.Examples) != 0 {
+		t.Errorf("store on disk: %d examples, %v", len(got.Examples), err)
 	}
 }

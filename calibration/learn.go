@@ -11,6 +11,15 @@ import (
 // AdaptEvery is how many dice learnt in play make the reader adapt again (about two rolls).
 const AdaptEvery = 8
 
+// Watching the rig's head: when, over the last WatchRolls rolls played, the players played
+// ChangedMisreads or more of the dice only the head read surely as other values, the head was
+// fitted to other dice, another camera or other light. The Learner then drops it and what it
+// learnt, and starts learning again.
+const (
+	WatchRolls      = 10
+	ChangedMisreads = 2
+)
+
 // Learner keeps the dice the players confirm in play in the Learnt file, and adapts the reader
 // to them with the profile's examples every AdaptEvery dice. It works in a goroutine of its
 // own, so the game does not wait on the file or the fitting. It writes the file when it adapts
@@ -18,16 +27,18 @@ const AdaptEvery = 8
 // dice of the last two rolls).
 type Learner struct {
 	path string
-	base []dice.Example // the profile's: calibration's rolls
 	r    *dice.Reader
 	log  *slog.Logger
 
-	mu     sync.Mutex // guards store, since and closed, and sending on jobs
+	mu     sync.Mutex     // guards the fields below, and sending on jobs
+	base   []dice.Example // the profile's: calibration's rolls (dropped when the rig changed)
 	store  Learnt
-	since  int
+	since  int      // dice learnt since the last adaptation
+	dirty  bool     // store not yet written
+	watch  [][2]int // the last rolls' head reads and misreads
 	closed bool
 
-	jobs chan []dice.Example
+	jobs chan dice.Confirmation
 	done chan struct{}
 }
 
@@ -35,24 +46,23 @@ type Learner struct {
 // adapted to base and store already (LoadLearnt, dice.Reader.Adapt).
 func NewLearner(path string, base []dice.Example, store Learnt, r *dice.Reader, log *slog.Logger) *Learner {
 	l := &Learner{path: path, base: base, r: r, log: log, store: store,
-		jobs: make(chan []dice.Example, 16), done: make(chan struct{})}
+		jobs: make(chan dice.Confirmation, 16), done: make(chan struct{})}
 	go l.work()
 	return l
 }
 
-// Add queues the examples of one confirmed reading. It never blocks the game: when the queue
-// is full (the SD card stalls), the examples are dropped and that is logged; after Close they
-// are dropped.
-func (l *Learner) Add(ex []dice.Example) {
+// Add queues what one roll the players played teaches. It never blocks the game: when the
+// queue is full (the SD card stalls) it is dropped and that is logged; after Close too.
+func (l *Learner) Add(c dice.Confirmation) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(ex) == 0 || l.closed {
+	if l.closed || len(c.Examples) == 0 && c.HeadRead == 0 {
 		return
 	}
 	select {
-	case l.jobs <- ex:
+	case l.jobs <- c:
 	default:
-		l.log.Warn("dice learnt in play dropped: the store is busy", "dice", len(ex))
+		l.log.Warn("dice learnt in play dropped: the store is busy", "dice", len(c.Examples))
 	}
 }
 
@@ -85,26 +95,30 @@ func (l *Learner) work() {
 	defer close(l.done)
 	defer func() {
 		l.mu.Lock()
-		store, dirty := l.store, l.since > 0
+		store, dirty := l.store, l.dirty
 		l.mu.Unlock()
 		if dirty {
 			l.save(store)
 		}
 	}()
-	for ex := range l.jobs {
+	for c := range l.jobs {
+		if l.changed(c) {
+			continue
+		}
 		l.mu.Lock()
-		l.store.Examples = AddExamples(l.store.Examples, ex)
-		l.since += len(ex)
-		store, adapt := l.store, l.since >= AdaptEvery
+		l.store.Examples = AddExamples(l.store.Examples, c.Examples)
+		l.since += len(c.Examples)
+		l.dirty = l.dirty || len(c.Examples) > 0
+		store, base, adapt := l.store, l.base, l.since >= AdaptEvery
 		if adapt {
-			l.since = 0
+			l.since, l.dirty = 0, false
 		}
 		l.mu.Unlock()
 		if !adapt {
 			continue
 		}
 		l.save(store)
-		all := append(slices.Clone(l.base), store.Examples...)
+		all := append(slices.Clone(base), store.Examples...)
 		a, err := l.r.Adapt(all)
 		if err != nil {
 			l.log.Error("reader not adapted to the dice learnt in play", "err", err)
@@ -112,4 +126,32 @@ func (l *Learner) work() {
 		}
 		l.log.Info("reader adapted to the rig's dice", "examples", len(all), "own head", a.Used, "why", a.Why)
 	}
+}
+
+// changed watches the head's misreads; when the rig changed it drops the head, the profile's
+// examples and the learnt ones (the file too), and says so.
+func (l *Learner) changed(c dice.Confirmation) bool {
+	l.mu.Lock()
+	l.watch = append(l.watch, [2]int{c.HeadRead, c.HeadMisread})
+	if len(l.watch) > WatchRolls {
+		l.watch = l.watch[1:]
+	}
+	read, miss := 0, 0
+	for _, w := range l.watch {
+		read, miss = read+w[0], miss+w[1]
+	}
+	if miss < ChangedMisreads {
+		l.mu.Unlock()
+		return false
+	}
+	l.base, l.store.Examples, l.since, l.watch, l.dirty = nil, nil, 0, nil, false
+	store := l.store
+	l.mu.Unlock()
+	l.log.Warn("the reader's learnt dice no longer fit: the camera, the light or the dice changed? It reads with its general network and learns again; calibrate again if it goes on",
+		"misread", miss, "of", read, "rolls", WatchRolls)
+	if _, err := l.r.Adapt(nil); err != nil {
+		l.log.Error("reader not reset", "err", err)
+	}
+	l.save(store)
+	return true
 }

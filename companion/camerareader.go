@@ -17,9 +17,9 @@ type CameraReader struct {
 	Source camera.Source
 	Reader *dice.Reader
 	Settle dice.SettleOpts
-	// Learn, when set, receives the rig's dice the players confirmed (dice.Label of the last
-	// reading): calibration.Learner.Add keeps them and adapts Reader.
-	Learn func([]dice.Example)
+	// Learn, when set, receives what each roll the players played teaches (dice.Confirm of
+	// the last reading): calibration.Learner.Add keeps the dice and adapts Reader.
+	Learn func(dice.Confirmation)
 
 	mu   sync.Mutex
 	last *dice.Reading // the last reading ReadDice returned, until confirmed
@@ -47,8 +47,8 @@ func (c *CameraReader) ReadDice(ctx context.Context, want int) (DiceResult, erro
 	return result(rd, want), nil
 }
 
-// Confirm hands the dice of the last reading, labelled with the values the players played,
-// to Learn. A reading is confirmed once.
+// Confirm hands what the last reading and the values the players played teach to Learn. A
+// reading is confirmed once.
 func (c *CameraReader) Confirm(values []int) {
 	c.mu.Lock()
 	last := c.last
@@ -57,9 +57,7 @@ func (c *CameraReader) Confirm(values []int) {
 	if c.Learn == nil || last == nil {
 		return
 	}
-	if ex := dice.Label(*last, values); len(ex) > 0 {
-		c.Learn(ex)
-	}
+	c.Learn(dice.Confirm(*last, values))
 }
 
 // result maps the dice reader's reading to the loop's, judged against want dice.

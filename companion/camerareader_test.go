@@ -24,7 +24,7 @@ func TestCameraReaderLearns(t *testing.T) {
 	defer r.Close()
 	cr := NewCameraReader(src, r)
 	var learnt [][]dice.Example
-	cr.Learn = func(ex []dice.Example) { learnt = append(learnt, ex) }
+	cr.Learn = func(c dice.Confirmation) { learnt = append(learnt, c.Examples) }
 
 	cr.Confirm([]int{1, 1, 2, 6}) // nothing read yet
 	// The first frame read in full (the simulated table's 1s are sometimes missed).

@@ -14,14 +14,55 @@ const CorrectedWeight = 2
 // any other; otherwise they teach nothing.
 const assignMargin = 20
 
+// Confirmation is what a reading the players played teaches (Confirm).
+type Confirmation struct {
+	Examples []Example // Label's
+	// HeadRead counts the dice only the rig's head read surely, HeadMisread those of them the
+	// players played as another value: a head that misreads was fitted to other dice, another
+	// camera or other light.
+	HeadRead, HeadMisread int
+}
+
+// Confirm is Label and the count of the rig's head's misreads in a reading the players played
+// as values.
+func Confirm(rd Reading, values []int) Confirmation {
+	c := Confirmation{Examples: Label(rd, values)}
+	left := slices.Clone(values)
+	take := func(v int) bool {
+		i := slices.Index(left, v)
+		if i >= 0 {
+			left = slices.Delete(left, i, i+1)
+		}
+		return i >= 0
+	}
+	var head []Die
+	for _, d := range rd.Dice {
+		switch {
+		case d.Value == 0:
+		case d.netSure: // the network's own sure reads are right but for the rarest misreads
+			take(d.Value)
+		default:
+			head = append(head, d)
+		}
+	}
+	for _, d := range head {
+		c.HeadRead++
+		if !take(d.Value) {
+			c.HeadMisread++
+		}
+	}
+	return c
+}
+
 // Label turns a reading and the values the players confirmed for it (in any order, as they
 // choose a move or correct the dice) into examples of the rig. Each die read surely whose
-// value is among the confirmed ones is that value, if the general network itself read it surely
-// (a misread of the rig's head that nobody corrected must not teach it). The dice left over (unread or misread) take
-// the values left over: all of them if those are one value, else by the face network's
-// probabilities when one assignment is clearly the likeliest, and count CorrectedWeight.
-// Nothing is learnt when the reading has another number of dice than values (a die missed or a
-// spot taken for one: which is which is unknown), nor from dice without a square.
+// value is among the confirmed ones is that value, if the general network itself read it
+// surely (a misread of the rig's head that nobody corrected must not teach it). The dice left
+// over (unread or misread) take the values left over: all of them if those are one value, else
+// by the face network's probabilities when one assignment is clearly the likeliest, and count
+// CorrectedWeight. Nothing is learnt when the reading has another number of dice than values (a
+// die missed or a spot taken for one: which is which is unknown), nor from dice without a
+// square.
 func Label(rd Reading, values []int) []Example {
 	if len(rd.Dice) != len(values) || len(values) == 0 {
 		return nil

@@ -51,3 +51,27 @@ func TestLabel(t *testing.T) {
 		})
 	}
 }
+
+func TestConfirm(t *testing.T) {
+	sure := Die{Value: 5, Probs: face(5, 0.99), Square: []byte{1}, netSure: true}
+	head := func(v int) Die { return Die{Value: v, Probs: face(v, 0.99), Square: []byte{2}} }
+	for _, tc := range []struct {
+		name           string
+		dice           []Die
+		values         []int
+		read, misread  int
+		examplesAtMost int
+	}{
+		{"the head read right", []Die{sure, head(3), head(6)}, []int{3, 5, 6}, 2, 0, 1},
+		{"the head misread, corrected", []Die{sure, head(3), head(6)}, []int{4, 5, 6}, 2, 1, 3},
+		{"the network's own misread is not the head's", []Die{sure, head(3)}, []int{3, 4}, 1, 0, 2},
+		{"no head", []Die{sure, sure}, []int{5, 5}, 0, 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Confirm(Reading{Dice: tc.dice}, tc.values)
+			if c.HeadRead != tc.read || c.HeadMisread != tc.misread || len(c.Examples) > tc.examplesAtMost {
+				t.Errorf("got %d read, %d misread, %d examples; want %d, %d, at most %d", c.HeadRead, c.HeadMisread, len(c.Examples), tc.read, tc.misread, tc.examplesAtMost)
+			}
+		})
+	}
+}
