@@ -279,12 +279,12 @@ func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r
 		rd := r.Read(frame)
 		frame.Close()
 		vals, err := askValues(ctx, p, o.Dice, rd.Values())
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, err
-		}
-		if err != nil {
+		if errors.Is(err, errBadValues) {
 			p.Say("Skipped that roll: " + err.Error() + ".")
 			continue
+		}
+		if err != nil {
+			return nil, err
 		}
 		got := dice.Label(rd, vals)
 		ex = AddExamples(ex, got)
@@ -424,6 +424,9 @@ func askTray(ctx context.Context, p Prompter, t *Tray) error {
 }
 
 // askValues confirms the values read or takes the right ones.
+// errBadValues: the person did not give the dice's values right, three times.
+var errBadValues = errors.New("no valid values given")
+
 func askValues(ctx context.Context, p Prompter, n int, read []int) ([]int, error) {
 	def := join(read)
 	for i := 0; ; i++ {
@@ -436,7 +439,7 @@ func askValues(ctx context.Context, p Prompter, n int, read []int) ([]int, error
 			return vals, nil
 		}
 		if i == 2 {
-			return nil, perr
+			return nil, fmt.Errorf("%w: %w", errBadValues, perr)
 		}
 		p.Say(perr.Error() + ".")
 	}

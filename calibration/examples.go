@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/cantstop/cantstop/dice"
 )
@@ -26,6 +27,8 @@ func checkExample(e dice.Example) error {
 		return fmt.Errorf("weight %g: want above 0, at most 100", e.Weight)
 	case len(e.Square) != dice.SquareBytes:
 		return fmt.Errorf("square of %d bytes: want %d (%dx%d BGR)", len(e.Square), dice.SquareBytes, dice.SquareSide, dice.SquareSide)
+	case !(e.Side >= 0) || e.Side > MaxSidePx:
+		return fmt.Errorf("side %g: want 0 (not known) to %d pixels", e.Side, MaxSidePx)
 	}
 	return nil
 }
@@ -51,7 +54,7 @@ func checkExamples(field string, ex []dice.Example) []error {
 }
 
 // DescribeExamples says how many examples there are of each value, as "14 dice (1: 2, 2: 3,
-// 3: 1, 4: 0, 5: 4, 6: 4), 2 corrected, 1 spot that was no die".
+// 3: 1, 4: 0, 5: 4, 6: 4), 2 corrected, 3 spots that were no die".
 func DescribeExamples(ex []dice.Example) string {
 	if len(ex) == 0 {
 		return "none"
@@ -69,7 +72,7 @@ func DescribeExamples(ex []dice.Example) string {
 		s += fmt.Sprintf(", %d corrected", corrected)
 	}
 	if n[0] > 0 {
-		s += fmt.Sprintf(", %d spots that were no die", n[0])
+		s += ", " + plural(n[0], "spot", "spots") + " that were no die"
 	}
 	return s
 }
@@ -92,9 +95,19 @@ func AddExamples(store, ex []dice.Example) []dice.Example {
 // dice the players confirmed or corrected, apart from the profile's (which only calibration
 // writes).
 type Learnt struct {
-	Version  int            `json:"version"`
+	Version int `json:"version"`
+	// Profile is when the calibration profile the dice were learnt with was made (zero: none);
+	// dice learnt with another calibration are not used.
+	Profile time.Time `json:"profile"`
+	// DropBase: the profile's examples no longer fit the rig (the Learner saw its reading
+	// corrected): they are not used until the next calibration.
+	DropBase bool           `json:"drop_base,omitempty"`
 	Examples []dice.Example `json:"examples"`
 }
+
+// ErrDamaged marks a Learnt file that cannot be used as it is (broken, another version, bad
+// examples), as opposed to one that could not be read.
+var ErrDamaged = errors.New("damaged")
 
 // LearntVersion is the format of the Learnt file this code writes and reads.
 const LearntVersion = 1
@@ -121,11 +134,11 @@ func LoadLearnt(path string) (Learnt, error) {
 		return Learnt{}, fmt.Errorf("read learnt examples %s: %w", path, err)
 	}
 	if len(data) > maxLearntBytes {
-		return Learnt{}, fmt.Errorf("learnt examples %s: larger than %d bytes, so damaged", path, maxLearntBytes)
+		return Learnt{}, fmt.Errorf("learnt examples %s: larger than %d bytes, so %w", path, maxLearntBytes, ErrDamaged)
 	}
 	l, err := ParseLearnt(data)
 	if err != nil {
-		return Learnt{}, fmt.Errorf("learnt examples %s: %w", path, err)
+		return Learnt{}, fmt.Errorf("learnt examples %s: %w (%w)", path, err, ErrDamaged)
 	}
 	return l, nil
 }

@@ -106,60 +106,30 @@ func TestLearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	ex := boardRolls(t, r)
+	// The dice of 20 photos, confirmed eight at a time (fewer than the queue holds: in play
+	// rolls come seconds apart).
+	ex := nellExamples(t, r, 20)
 	path := filepath.Join(t.TempDir(), LearntFile)
 	l := NewLearner(path, nil, Learnt{Version: LearntVersion}, r, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	total := 0
-	for _, e := range ex {
-		l.Add(e)
-		total += len(e.Examples)
+	for i := 0; i < len(ex); i += 8 {
+		l.Add(dice.Confirmation{Examples: ex[i:min(i+8, len(ex))]})
 	}
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
 	got, err := LoadLearnt(path)
-	if err != nil || len(got.Examples) != total || len(l.Examples()) != total {
-		t.Fatalf("%d examples saved, %d kept, of %d: %v", len(got.Examples), len(l.Examples()), total, err)
+	if err != nil || len(got.Examples) != len(ex) || len(l.Examples()) != len(ex) {
+		t.Fatalf("%d examples saved, %d kept, of %d: %v", len(got.Examples), len(l.Examples()), len(ex), err)
 	}
-	if total < 2*AdaptEvery {
-		t.Fatalf("only %d dice learnt from 7 rolls", total)
-	}
-	// The Learner adapted the reader; whether the rig's head then reads depends on the values
-	// seen (dice.Adapt), which the reader's own Adapt reports the same way.
-	a, err := r.Adapt(got.Examples)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Adapted() != a.Used {
-		t.Errorf("adapted %v after %+v", r.Adapted(), a)
+	// Every AdaptEvery dice the Learner adapted the reader: with these, the rig's head reads.
+	if !r.Adapted() {
+		t.Error("the Learner did not adapt the reader")
 	}
 	start := time.Now()
-	l.Add(ex[0]) // after Close: dropped, never blocks
+	l.Add(dice.Confirmation{Examples: ex[:1]}) // after Close: dropped, never blocks
 	if time.Since(start) > time.Second {
 		t.Error("Add after Close blocked")
 	}
-}
-
-// boardRolls reads seven photos of one board and camera and confirms each with its values.
-func boardRolls(t *testing.T, r *dice.Reader) []dice.Confirmation {
-	t.Helper()
-	var ex []dice.Confirmation
-	for _, p := range []struct{ file, values string }{
-		{"IMG_20191209_095701.jpg", "1 1 2 3"}, {"IMG_20191209_095929.jpg", "2 2 3 4"},
-		{"IMG_20191209_100525.jpg", "1 1 3 5"}, {"IMG_20191209_100510.jpg", "1 3 5 5"},
-		{"IMG_20191209_100625.jpg", "1 2 3 3"}, {"IMG_20191208_112857.jpg", "1 4 5 6"},
-		{"IMG_20191209_100026.jpg", "3 4 5 6"},
-	} {
-		m := gocv.IMRead(filepath.Join("..", "dice", "testdata", "photos", "nell-byler", p.file), gocv.IMReadColor)
-		rd := r.Read(m)
-		m.Close()
-		var vals []int
-		for _, f := range strings.Fields(p.values) {
-			vals = append(vals, int(f[0]-'0'))
-		}
-		ex = append(ex, dice.Confirm(rd, vals))
-	}
-	return ex
 }
 
 // nellExamples labels the dice of the first n nell-byler test photos (name order, at most six
@@ -226,7 +196,7 @@ func TestLearnerDropsAChangedRig(t *testing.T) {
 	if !strings.Contains(logs.String(), "the camera, the light or the dice changed?") {
 		t.Errorf("not said:\n%s", logs.String())
 	}
-	if got, err := LoadLearnt(path); err != nil || len(got.Examples) != 0 {
-		t.Errorf("store on disk: %d examples, %v", len(got.Examples), err)
+	if got, err := LoadLearnt(path); err != nil || len(got.Examples) != 0 || !got.DropBase {
+		t.Errorf("store on disk: %d examples, profile's dropped %v, %v", len(got.Examples), got.DropBase, err)
 	}
 }

@@ -24,7 +24,7 @@ const (
 // to them with the profile's examples every AdaptEvery dice. It works in a goroutine of its
 // own, so the game does not wait on the file or the fitting. It writes the file when it adapts
 // and on Close (not after every roll: the SD card wears, and a power cut loses at most the
-// dice of the last two rolls).
+// AdaptEvery-1 dice learnt since).
 type Learner struct {
 	path string
 	r    *dice.Reader
@@ -34,7 +34,8 @@ type Learner struct {
 	base   []dice.Example // the profile's: calibration's rolls (dropped when the rig changed)
 	store  Learnt
 	since  int      // dice learnt since the last adaptation
-	dirty  bool     // store not yet written
+	dirty  bool     // store not yet written (or its last write failed)
+	err    error    // the last write's error
 	watch  [][2]int // the last rolls' head reads and misreads
 	closed bool
 
@@ -73,7 +74,7 @@ func (l *Learner) Examples() []dice.Example {
 	return slices.Clone(l.store.Examples)
 }
 
-// Close saves what was queued and stops the Learner.
+// Close saves what was queued and stops the Learner. It returns the last write's error.
 func (l *Learner) Close() error {
 	l.mu.Lock()
 	if !l.closed {
@@ -82,12 +83,23 @@ func (l *Learner) Close() error {
 	}
 	l.mu.Unlock()
 	<-l.done
-	return nil
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }
 
-func (l *Learner) save(store Learnt) {
-	if err := store.Save(l.path); err != nil {
-		l.log.Error("dice learnt in play not saved: they are kept until the service stops", "path", l.path, "err", err)
+// save writes the store; on failure it stays dirty, to be written again.
+func (l *Learner) save() {
+	l.mu.Lock()
+	store := l.store
+	store.Examples = slices.Clone(store.Examples)
+	l.mu.Unlock()
+	err := store.Save(l.path)
+	l.mu.Lock()
+	l.err, l.dirty = err, err != nil
+	l.mu.Unlock()
+	if err != nil {
+		l.log.Error("dice learnt in play not saved: tried again at the next adaptation and at the end", "path", l.path, "err", err)
 	}
 }
 
@@ -95,30 +107,28 @@ func (l *Learner) work() {
 	defer close(l.done)
 	defer func() {
 		l.mu.Lock()
-		store, dirty := l.store, l.dirty
+		dirty := l.dirty
 		l.mu.Unlock()
 		if dirty {
-			l.save(store)
+			l.save()
 		}
 	}()
 	for c := range l.jobs {
-		if l.changed(c) {
-			continue
-		}
+		l.changed(c)
 		l.mu.Lock()
 		l.store.Examples = AddExamples(l.store.Examples, c.Examples)
 		l.since += len(c.Examples)
 		l.dirty = l.dirty || len(c.Examples) > 0
-		store, base, adapt := l.store, l.base, l.since >= AdaptEvery
+		base, adapt := l.base, l.since >= AdaptEvery
 		if adapt {
-			l.since, l.dirty = 0, false
+			l.since = 0
 		}
 		l.mu.Unlock()
 		if !adapt {
 			continue
 		}
-		l.save(store)
-		all := append(slices.Clone(base), store.Examples...)
+		l.save()
+		all := append(slices.Clone(base), l.Examples()...)
 		a, err := l.r.Adapt(all)
 		if err != nil {
 			l.log.Error("reader not adapted to the dice learnt in play", "err", err)
@@ -129,29 +139,26 @@ func (l *Learner) work() {
 }
 
 // changed watches the head's misreads; when the rig changed it drops the head, the profile's
-// examples and the learnt ones (the file too), and says so.
-func (l *Learner) changed(c dice.Confirmation) bool {
+// examples (until the next calibration) and the learnt ones, and says so.
+func (l *Learner) changed(c dice.Confirmation) {
 	l.mu.Lock()
 	l.watch = append(l.watch, [2]int{c.HeadRead, c.HeadMisread})
 	if len(l.watch) > WatchRolls {
 		l.watch = l.watch[1:]
 	}
-	read, miss := 0, 0
+	read, miss, rolls := 0, 0, len(l.watch)
 	for _, w := range l.watch {
 		read, miss = read+w[0], miss+w[1]
 	}
 	if miss < ChangedMisreads {
 		l.mu.Unlock()
-		return false
+		return
 	}
-	l.base, l.store.Examples, l.since, l.watch, l.dirty = nil, nil, 0, nil, false
-	store := l.store
+	l.base, l.store.Examples, l.store.DropBase, l.since, l.watch, l.dirty = nil, nil, true, 0, nil, true
 	l.mu.Unlock()
 	l.log.Warn("the reader's learnt dice no longer fit: the camera, the light or the dice changed? It reads with its general network and learns again; calibrate again if it goes on",
-		"misread", miss, "of", read, "rolls", WatchRolls)
+		"misread", miss, "of", read, "rolls", rolls)
 	if _, err := l.r.Adapt(nil); err != nil {
 		l.log.Error("reader not reset", "err", err)
 	}
-	l.save(store)
-	return true
 }

@@ -107,7 +107,7 @@ const (
 //	reader.model             "" (the built-in networks): a profile does not point the reader at
 //	                         other files; `dice read --model` and `dice bench --model` do that
 //	examples                 at most MaxExamples, each with value 0 to 6, weight above 0 and at
-//	                         most 100, and a square of dice.SquareBytes bytes
+//	                         most 100, a square of dice.SquareBytes bytes and side 0 to MaxSidePx
 //
 // Fields a profile holds that are none of these (an old reader's settings, a hand edit) are
 // not read at all (Parse says which, in Upgraded).

@@ -2,11 +2,13 @@ package calibration
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cantstop/cantstop/dice"
 	"gocv.io/x/gocv"
@@ -82,5 +84,24 @@ func TestRunLearnsFromRolls(t *testing.T) {
 		return a.Value == b.Value && a.Weight == b.Weight && string(a.Square) == string(b.Square)
 	}) {
 		t.Errorf("examples changed through Save and Load")
+	}
+}
+
+// Input that ends during the learning rolls ends the calibration with the reason; it used to
+// skip the roll and wait for an answer that could never come.
+func TestLearnRollsInputEnds(t *testing.T) {
+	r, err := dice.NewReader(dice.Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	roll := readPhoto(t, boardPhoto)
+	defer roll.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p := NewTerminal(strings.NewReader("\n"), io.Discard) // Enter for "Roll 2 of 3", then nothing
+	_, err = learnRolls(ctx, &scene{now: roll}, p, Options{Dice: 4, Rolls: 3, Frames: 1}.withDefaults(), r, nil)
+	if err == nil || !strings.Contains(err.Error(), "the input ended") {
+		t.Errorf("learnRolls with the input ended: %v", err)
 	}
 }

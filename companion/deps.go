@@ -27,9 +27,9 @@ type DiceReader interface {
 	ReadDice(ctx context.Context, want int) (DiceResult, error)
 }
 
-// Learner is a DiceReader that learns the rig's dice from what the players play: Confirm gives
-// the values of the last roll ReadDice returned as the players confirmed it by choosing a move
-// (or calling the bust), after any correction.
+// Learner is implemented by a DiceReader that learns the rig's dice from what the players play:
+// Confirm gives the values of the last roll ReadDice returned as the players confirmed it by
+// choosing a move (or calling the bust), after any correction.
 type Learner interface {
 	Confirm(values []int)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cantstop/cantstop/camera"
 	"gocv.io/x/gocv"
 )
 
@@ -84,14 +85,17 @@ func (r *Reader) CheckExample(e Example) error {
 		return fmt.Errorf("weight %g: want above 0, at most 100", e.Weight)
 	case len(e.Square) != n:
 		return fmt.Errorf("square of %d bytes: want %d (%dx%d BGR)", len(e.Square), n, r.m.cfg.FaceSide, r.m.cfg.FaceSide)
+	case !(e.Side >= 0) || e.Side > camera.MaxImageSide:
+		return fmt.Errorf("side %g: want 0 (not known) to %d pixels", e.Side, camera.MaxImageSide)
 	}
 	return nil
 }
 
-// Adapt fits the rig's own head on its examples and reads with it from then on, if it reads
-// the examples held back at least as surely as the network and no more wrongly; otherwise (or
-// with fewer than MinPerValue dice of some value) the reader keeps the general network and
-// the Adaptation says why. Only the last MaxFit examples (the newest) count. No examples undo
+// Adapt fits the rig's own head on its examples and reads with it from then on if, fitted
+// without every third example and reading those as the reader would, it reads at least as
+// many surely as the network (and at least one) and no more wrongly. Otherwise, or with fewer
+// than MinPerValue dice of some value, the reader keeps the general network, and the
+// Adaptation says why. Only the last MaxFit examples (the newest) count. No examples undo
 // the adaptation. An error leaves the reader as it was.
 func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 	var a Adaptation
@@ -140,11 +144,12 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 		}
 	}
 	trial := r.m.fitHead(ex, feats, fitIdx)
+	trial.sides(ex)
 	a.Check = r.m.check(ex, feats, checkIdx, trial)
 	c := a.Check
 	what := fmt.Sprintf("on %d held-back dice the rig's head read %d surely (%d wrong), the network %d (%d wrong)",
 		c.Dice, c.HeadSure, c.HeadWrong, c.NetSure, c.NetWrong)
-	if c.HeadSure < c.NetSure || c.HeadWrong > c.NetWrong {
+	if c.HeadSure < max(1, c.NetSure) || c.HeadWrong > c.NetWrong {
 		r.setHead(nil)
 		a.Why = what + ": the general network reads"
 		return a, nil

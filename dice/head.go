@@ -225,34 +225,26 @@ func gram(x [][]float32) []float32 {
 func (m *model) check(ex []Example, feats [][4][]float32, idx []int, h *head) AdaptCheck {
 	net := &head{w: m.dense.W, b: m.dense.B}
 	c := AdaptCheck{}
+	count := func(p [7]float64, truth int, sure, wrong *int) {
+		if v := topValue(p); p[v] >= m.th.Face && p[0] < 0.5 {
+			*sure++
+			if v != truth {
+				*wrong++
+			}
+		}
+	}
 	for _, i := range idx {
 		if ex[i].Value == 0 {
 			continue
 		}
 		c.Dice++
-		for k, hh := range []*head{net, h} {
-			p := hh.probs(feats[i])
-			v := 1
-			for j := 2; j <= 6; j++ {
-				if p[j] > p[v] {
-					v = j
-				}
-			}
-			if p[v] < m.th.Face || p[0] >= 0.5 {
-				continue
-			}
-			wrong := 0
-			if v != ex[i].Value {
-				wrong = 1
-			}
-			if k == 0 {
-				c.NetSure++
-				c.NetWrong += wrong
-			} else {
-				c.HeadSure++
-				c.HeadWrong += wrong
-			}
+		pn := net.probs(feats[i])
+		count(pn, ex[i].Value, &c.NetSure, &c.NetWrong)
+		ph := pn // as the reader reads: the head only on dice of the rig's size, agreeing
+		if s := ex[i].Side; s == 0 || s >= h.minSide && s <= h.maxSide {
+			ph = agreed(h.probs(feats[i]), pn)
 		}
+		count(ph, ex[i].Value, &c.HeadSure, &c.HeadWrong)
 	}
 	return c
 }

@@ -24,9 +24,13 @@ type Confirmation struct {
 }
 
 // Confirm is Label and the count of the rig's head's misreads in a reading the players played
-// as values.
+// as values; with another number of dice than values, which die is which is unknown and
+// nothing is counted.
 func Confirm(rd Reading, values []int) Confirmation {
 	c := Confirmation{Examples: Label(rd, values)}
+	if len(rd.Dice) != len(values) {
+		return c
+	}
 	left := slices.Clone(values)
 	take := func(v int) bool {
 		i := slices.Index(left, v)

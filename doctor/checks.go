@@ -235,6 +235,5 @@ func contains(err error, s string) bool {
 // RigDice reports the dice the reader has learnt of this rig (calibration's rolls and the
 // rolls confirmed in play) and how surely it reads them; describe returns that, or a Problem.
 func RigDice(describe func(ctx context.Context) (string, error)) Check {
-	return Check{Name: "dice learnt", Run: describe,
-		Fix: "delete the damaged file named: the service starts learning again (cantstop calibrate learns from 6 rolls)"}
+	return Check{Name: "dice learnt", Run: describe}
 }

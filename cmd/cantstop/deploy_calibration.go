@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io"
 	"io/fs"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
@@ -32,7 +35,33 @@ func loadProfile(c config.Config, configPath string) (p calibration.Profile, ok 
 type rigExamples struct {
 	base   []dice.Example
 	learnt calibration.Learnt
-	bad    error // the learnt file could not be used (run sets it aside)
+	bad    error // the learnt file could not be used (run sets a damaged one aside)
+	stale  bool  // the learnt file is of another calibration (run sets it aside)
+}
+
+// loadLearnt reads the dice learnt in play for the profile made at created (zero: none): a
+// store learnt with another calibration is stale, and one that says the profile's dice no
+// longer fit drops them (rx.base).
+func (rx *rigExamples) loadLearnt(path string, created time.Time, log *slog.Logger) {
+	rx.learnt = calibration.Learnt{Version: calibration.LearntVersion, Profile: created}
+	if path == "" {
+		return
+	}
+	l, err := calibration.LoadLearnt(path)
+	switch {
+	case err != nil:
+		rx.bad = err
+		log.Error("dice learnt in play not used", "err", err)
+	case !l.Profile.Equal(created):
+		rx.stale = true
+		log.Info("dice learnt with another calibration not used: learning starts again", "learnt_with", l.Profile, "profile", created)
+	default:
+		rx.learnt = l
+		if l.DropBase && len(rx.base) > 0 {
+			rx.base = nil
+			log.Warn("the calibration's dice no longer fit (corrected in play): not used until the next calibration")
+		}
+	}
 }
 
 // openCalibrated opens the camera with the profile's fixed controls and a
@@ -43,7 +72,7 @@ type rigExamples struct {
 // automatic controls and the reader uncalibrated; a broken learnt file is
 // logged and not used.
 func openCalibrated(ctx context.Context, c config.Config, configPath, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
-	rx := rigExamples{learnt: calibration.Learnt{Version: calibration.LearntVersion}}
+	var rx rigExamples
 	var ro dice.Opts
 	var controls camera.Controls
 	p, ok, err := loadProfile(c, configPath)
@@ -67,15 +96,11 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 		}
 		rx.base = p.Examples
 	}
-	if learnt != "" {
-		l, err := calibration.LoadLearnt(learnt)
-		if err != nil {
-			rx.bad = err
-			log.Error("dice learnt in play not used", "err", err)
-		} else {
-			rx.learnt = l
-		}
+	var created time.Time
+	if ok {
+		created = p.Created
 	}
+	rx.loadLearnt(learnt, created, log)
 	src, err := camera.Open(ctx, c.Camera.Source, controls, log)
 	if err != nil {
 		return nil, nil, rx, err
@@ -141,32 +166,37 @@ func checkCalibration(path string) (string, error) {
 // checkLearnt describes the rig's dice the reader learnt (doctor): the profile's and those
 // learnt in play, and how the reader adapted to them.
 func checkLearnt(profile, learnt string) (string, error) {
-	var base []dice.Example
+	var rx rigExamples
+	var created time.Time
 	if p, err := calibration.Load(profile); err == nil {
-		base = p.Examples
+		rx.base, created = p.Examples, p.Created
 	}
-	var l calibration.Learnt
-	if learnt != "" {
-		var err error
-		if l, err = calibration.LoadLearnt(learnt); err != nil {
-			return "", err
-		}
+	rx.loadLearnt(learnt, created, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	switch {
+	case errors.Is(rx.bad, calibration.ErrDamaged):
+		return "", doctor.Warning(rx.bad.Error(), "nothing to do: the service sets it aside as "+filepath.Base(learnt)+".bad when it starts, and learns again")
+	case rx.bad != nil:
+		return "", doctor.Failed(rx.bad, "let the service's user read and write "+filepath.Dir(learnt))
 	}
-	all := append(slices.Clone(base), l.Examples...)
+	note := ""
+	if rx.stale {
+		note = "; the dice learnt in play are of another calibration: the service starts learning again"
+	}
+	all := rx.all()
 	if len(all) == 0 {
-		return "", doctor.Warning("no dice learnt yet: the reader reads with its general network",
+		return "", doctor.Warning("no dice learnt yet: the reader reads with its general network"+note,
 			"run cantstop calibrate (it learns your dice from 6 rolls); every roll confirmed in play teaches it more")
 	}
 	r, err := dice.NewReader(dice.Opts{})
 	if err != nil {
-		return "", err
+		return "", doctor.Failed(err, "reinstall cantstop: its dice networks do not load")
 	}
 	defer r.Close()
 	a, err := r.Adapt(all)
 	if err != nil {
-		return "", err
+		return "", doctor.Failed(err, "delete "+learnt+" (the service learns again), or calibrate again")
 	}
-	d := fmt.Sprintf("calibration %s; play %s; %s", calibration.DescribeExamples(base), calibration.DescribeExamples(l.Examples), a.Why)
+	d := fmt.Sprintf("calibration %s; play %s; %s%s", calibration.DescribeExamples(rx.base), calibration.DescribeExamples(rx.learnt.Examples), a.Why, note)
 	if !a.Used {
 		return "", doctor.Warning(d, "play on: every roll the players confirm teaches the reader (or calibrate again with more --rolls)")
 	}

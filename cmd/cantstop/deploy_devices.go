@@ -92,6 +92,18 @@ func openCamera(ctx context.Context, c config.Config, configPath, learnt string,
 	return openCalibrated(ctx, c, configPath, learnt, log)
 }
 
+// setAside is the suffix the learnt file is renamed with before learning starts again: ".bad"
+// when damaged, ".old" when learnt with another calibration; "" to keep it.
+func setAside(rx rigExamples) string {
+	switch {
+	case errors.Is(rx.bad, calibration.ErrDamaged):
+		return ".bad"
+	case rx.stale:
+		return ".old"
+	}
+	return ""
+}
+
 // learntPath is the file of the dice learnt in play in the state directory, or "" without one.
 func learntPath(stateDir string) string {
 	if stateDir == "" {
@@ -121,12 +133,11 @@ func openDice(ctx context.Context, c config.Config, configPath, learnt string, w
 			if learnt == "" {
 				return cr, src, nil
 			}
-			if rx.bad != nil { // kept for a look; learning starts again
-				aside := learnt + ".bad"
-				if err := os.Rename(learnt, aside); err != nil {
-					log.Error("cannot set the damaged learnt dice aside: they will be overwritten", "err", err)
+			if aside := setAside(rx); aside != "" { // kept for a look; learning starts again
+				if err := os.Rename(learnt, learnt+aside); err != nil {
+					log.Error("cannot set the learnt dice aside: they will be overwritten", "err", err)
 				} else {
-					log.Warn("damaged learnt dice set aside: learning starts again", "set_aside", aside)
+					log.Warn("learnt dice set aside: learning starts again", "set_aside", learnt+aside)
 				}
 			}
 			l := calibration.NewLearner(learnt, rx.base, rx.learnt, r, log)

@@ -199,7 +199,21 @@ func TestOpenDiceLearns(t *testing.T) {
 	if b, err := os.ReadFile(learnt + ".bad"); err != nil || !strings.Contains(string(b), `"value": 8`) {
 		t.Errorf("damaged store not set aside: %v", err)
 	}
-	if !strings.Contains(logs.String(), "damaged learnt dice set aside") || !strings.Contains(logs.String(), "examples[0]: value 8") {
+	if !strings.Contains(logs.String(), "learnt dice set aside") || !strings.Contains(logs.String(), "examples[0]: value 8") {
 		t.Errorf("log:\n%s", logs.String())
+	}
+
+	// Dice learnt with another calibration (here: a profile made since) are set aside too.
+	l := calibration.Learnt{Profile: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if err := l.Save(learnt); err != nil {
+		t.Fatal(err)
+	}
+	d2, cl2, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), learnt, time.Second, sdlog.New(&logs, nil, false))
+	if err != nil || d2 == nil {
+		t.Fatalf("reader %v, %v", d2, err)
+	}
+	cl2.Close()
+	if _, err := os.Stat(learnt + ".old"); err != nil || !strings.Contains(logs.String(), "dice learnt with another calibration not used") {
+		t.Errorf("stale store not set aside: %v\n%s", err, logs.String())
 	}
 }
