@@ -297,17 +297,12 @@ func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r
 
 // tooFew lists the values 1-6 with fewer than dice.MinPerValue examples, as "2, 5", or "".
 func tooFew(ex []dice.Example) string {
-	var n [7]int
-	for _, e := range ex {
-		n[e.Value]++
+	few := dice.TooFew(ex)
+	s := make([]string, len(few))
+	for i, v := range few {
+		s[i] = strconv.Itoa(v)
 	}
-	var few []string
-	for v := 1; v <= 6; v++ {
-		if n[v] < dice.MinPerValue {
-			few = append(few, strconv.Itoa(v))
-		}
-	}
-	return strings.Join(few, ", ")
+	return strings.Join(s, ", ")
 }
 
 type candidate struct {

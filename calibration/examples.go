@@ -19,19 +19,7 @@ import (
 const MaxExamples = 128
 
 // checkExample reports what is wrong with one example for the built-in networks.
-func checkExample(e dice.Example) error {
-	switch {
-	case e.Value < 0 || e.Value > 6:
-		return fmt.Errorf("value %d: want 0 (no die) to 6", e.Value)
-	case !(e.Weight > 0) || e.Weight > 100:
-		return fmt.Errorf("weight %g: want above 0, at most 100", e.Weight)
-	case len(e.Square) != dice.SquareBytes:
-		return fmt.Errorf("square of %d bytes: want %d (%dx%d BGR)", len(e.Square), dice.SquareBytes, dice.SquareSide, dice.SquareSide)
-	case !(e.Side >= 0) || e.Side > MaxSidePx:
-		return fmt.Errorf("side %g: want 0 (not known) to %d pixels", e.Side, MaxSidePx)
-	}
-	return nil
-}
+func checkExample(e dice.Example) error { return e.Check(dice.SquareSide, MaxSidePx) }
 
 // checkExamples lists the problems of a list of examples (at most a few, then how many more).
 func checkExamples(field string, ex []dice.Example) []error {

@@ -3,6 +3,7 @@ package dice
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cantstop/cantstop/camera"
@@ -77,18 +78,48 @@ var ErrCannotAdapt = errors.New("this face network cannot be adapted (no dense l
 
 // CheckExample reports what is wrong with an example for this reader's networks.
 func (r *Reader) CheckExample(e Example) error {
-	n := r.m.cfg.FaceSide * r.m.cfg.FaceSide * 3
+	return e.Check(r.m.cfg.FaceSide, camera.MaxImageSide)
+}
+
+// Check reports what is wrong with an example for squares of faceSide pixels and dice of at
+// most maxSide pixels.
+func (e Example) Check(faceSide int, maxSide float64) error {
+	n := faceSide * faceSide * 3
 	switch {
 	case e.Value < 0 || e.Value > 6:
 		return fmt.Errorf("value %d: want 0 (no die) to 6", e.Value)
 	case !(e.Weight > 0) || e.Weight > 100:
 		return fmt.Errorf("weight %g: want above 0, at most 100", e.Weight)
 	case len(e.Square) != n:
-		return fmt.Errorf("square of %d bytes: want %d (%dx%d BGR)", len(e.Square), n, r.m.cfg.FaceSide, r.m.cfg.FaceSide)
-	case !(e.Side >= 0) || e.Side > camera.MaxImageSide:
-		return fmt.Errorf("side %g: want 0 (not known) to %d pixels", e.Side, camera.MaxImageSide)
+		return fmt.Errorf("square of %d bytes: want %d (%dx%d BGR)", len(e.Square), n, faceSide, faceSide)
+	case !(e.Side >= 0) || e.Side > maxSide:
+		return fmt.Errorf("side %g: want 0 (not known) to %g pixels", e.Side, maxSide)
 	}
 	return nil
+}
+
+// joinInts is "2, 5".
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// TooFew lists the values 1-6 with fewer than MinPerValue examples.
+func TooFew(ex []Example) []int {
+	var n [7]int
+	for _, e := range ex {
+		n[e.Value]++
+	}
+	var few []int
+	for v := 1; v <= 6; v++ {
+		if n[v] < MinPerValue {
+			few = append(few, v)
+		}
+	}
+	return few
 }
 
 // Adapt fits the rig's own head on its examples and reads with it from then on if, fitted
@@ -117,15 +148,9 @@ func (r *Reader) Adapt(ex []Example) (Adaptation, error) {
 	if r.m.dense.Layer == "" {
 		return a, ErrCannotAdapt
 	}
-	var few []string
-	for v := 1; v <= 6; v++ {
-		if a.PerValue[v] < MinPerValue {
-			few = append(few, fmt.Sprint(v))
-		}
-	}
-	if len(few) > 0 {
+	if few := TooFew(ex); len(few) > 0 {
 		r.setHead(nil)
-		a.Why = fmt.Sprintf("too few examples of %s (%d of each value needed): the general network reads", strings.Join(few, ", "), MinPerValue)
+		a.Why = fmt.Sprintf("too few examples of %s (%d of each value needed): the general network reads", joinInts(few), MinPerValue)
 		return a, nil
 	}
 	// The network runs under the lock; the fitting, the longer part, does not hold up reading.

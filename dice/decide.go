@@ -37,12 +37,7 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int) Reading {
 			continue
 		}
 		if k.peak >= th.Peak && p[0] < 0.5 {
-			v := 1
-			for j := 2; j <= 6; j++ {
-				if p[j] > p[v] {
-					v = j
-				}
-			}
+			v := topValue(p)
 			d := Die{Value: v, Box: box(k), Confidence: p[v], Probs: p, cand: i}
 			if p[v] < th.Face {
 				d.Value = 0

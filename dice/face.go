@@ -183,11 +183,14 @@ const faceBatch = 1
 type faces struct {
 	probs [][7]float64 // the reading: the rig's head's where it reads, else the network's
 	net   [][7]float64 // the network's own
-	raw   [][]byte     // the squares, BGR bytes
+	sq    []gocv.Mat   // the squares; Close frees them
 }
 
+// Close frees the squares.
+func (f faces) Close() { closeAll(f.sq) }
+
 // faceProbs reads each candidate's face (pipeline.face_probs), with the rig's head h when not
-// nil, and keeps the squares it read them from.
+// nil, and keeps the squares it read them from (the caller closes them with faces.Close).
 func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) {
 	var out faces
 	if len(cands) == 0 {
@@ -196,14 +199,14 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 	sq := make([]gocv.Mat, len(cands))
 	for i, c := range cands {
 		sq[i] = faceSquare(frame, c.x, c.y, c.side, m.cfg)
-		out.raw = append(out.raw, sq[i].ToBytes())
 	}
-	defer closeAll(sq)
+	out.sq = sq
 	for i := 0; i < len(sq); i += faceBatch {
 		part := sq[i:min(i+faceBatch, len(sq))]
 		if h == nil {
 			p, err := m.squareProbs(part)
 			if err != nil {
+				out.Close()
 				return faces{}, err
 			}
 			out.probs = append(out.probs, p...)
@@ -212,6 +215,7 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 		}
 		f, err := m.squareFeatures(part)
 		if err != nil {
+			out.Close()
 			return faces{}, err
 		}
 		net := &head{w: m.dense.W, b: m.dense.B}

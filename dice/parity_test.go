@@ -157,6 +157,7 @@ func TestParityFaceProbs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer got.Close()
 			checkProbs(t, got.probs, p.Probs)
 		})
 	}

@@ -60,11 +60,12 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	if err != nil {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
+	defer f.Close()
 	rd := decide(cands, f.probs, r.m.th, r.o.Expect)
 	for i := range rd.Dice {
 		d := &rd.Dice[i]
 		net := f.net[d.cand]
-		d.Square = f.raw[d.cand]
+		d.Square = f.sq[d.cand].ToBytes() // only the dice's: the other candidates teach nothing
 		d.netSure = d.Value > 0 && topValue(net) == d.Value && net[d.Value] >= r.m.th.Face
 	}
 	return rd

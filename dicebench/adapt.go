@@ -3,12 +3,10 @@ package dicebench
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/dice"
 )
 
@@ -43,14 +41,9 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 		if err := ctx.Err(); err != nil {
 			return nil, info, err
 		}
-		img, err := camera.LoadImage(filepath.Join(dir, p.file))
+		img, err := loadPhoto(dir, p.file, vary)
 		if err != nil {
-			return nil, info, fmt.Errorf("bench %s: %w", dir, err)
-		}
-		if vary != nil {
-			v := vary(img)
-			img.Close()
-			img = v
+			return nil, info, err
 		}
 		rd := r.Read(img)
 		img.Close()

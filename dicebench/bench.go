@@ -172,17 +172,11 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 }
 
 func benchPhoto(ctx context.Context, dir string, p labelled, r *dice.Reader, o BenchOpts, vary Variation, s *BenchSet) error {
-	path := filepath.Join(dir, p.file)
-	img, err := camera.LoadImage(path)
+	img, err := loadPhoto(dir, p.file, vary)
 	if err != nil {
-		return fmt.Errorf("bench %s: %w", dir, err)
+		return err
 	}
-	defer func() { img.Close() }() // img may be replaced by its variation
-	if vary != nil {
-		v := vary(img)
-		img.Close()
-		img = v
-	}
+	defer img.Close()
 	t0 := time.Now()
 	var rd dice.Reading
 	if o.Settle > 0 {
@@ -226,6 +220,20 @@ func benchPhoto(ctx context.Context, dir string, p labelled, r *dice.Reader, o B
 		return writeFailure(filepath.Join(o.Failures, strings.TrimSuffix(p.file, filepath.Ext(p.file))+".png"), img, rd)
 	}
 	return nil
+}
+
+// loadPhoto reads a photo of the folder dir, changed by vary when not nil.
+func loadPhoto(dir, file string, vary Variation) (gocv.Mat, error) {
+	img, err := camera.LoadImage(filepath.Join(dir, file))
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("bench %s: %w", dir, err)
+	}
+	if vary == nil {
+		return img, nil
+	}
+	v := vary(img)
+	img.Close()
+	return v, nil
 }
 
 // writeFailure writes to out a picture of what the reader saw in img (see dice.Annotate), making
