@@ -9,7 +9,7 @@
 //	defer res.Close()
 //	err = res.Profile.Save(path)                 // path: DefaultPath() unless told
 //	p, err := calibration.Load(path)             // later, at start
-//	r, err := dice.NewReader(p.ReaderOpts(frameSize))
+//	r, err := dice.NewReader(p.ReaderOpts(frameSize)) // after p.Tray.View(frame) found it in place
 //
 // Run looks at the empty tray, then at a roll of the game's dice, measures the tray and the
 // dice's size (from the reader's boxes), asks the person to confirm or correct the tray and the

@@ -227,14 +227,18 @@ func (p Profile) Validate() error {
 // scaling the tray if the camera now gives another resolution.
 func (p Profile) ReaderOpts(frame image.Point) dice.Opts {
 	o := p.Reader
-	if frame == p.Tray.Frame || p.Tray.Frame.X <= 0 || frame.X <= 0 {
-		return o
-	}
-	sx := float64(frame.X) / float64(p.Tray.Frame.X)
-	sy := float64(frame.Y) / float64(p.Tray.Frame.Y)
-	sc := func(v int, s float64) int { return int(math.Round(float64(v) * s)) }
-	o.Tray = image.Rect(sc(o.Tray.Min.X, sx), sc(o.Tray.Min.Y, sy), sc(o.Tray.Max.X, sx), sc(o.Tray.Max.Y, sy))
+	o.Tray = scaleRect(o.Tray, p.Tray.Frame, frame)
 	return o
+}
+
+// scaleRect scales r, in a frame of size from, to a frame of size to.
+func scaleRect(r image.Rectangle, from, to image.Point) image.Rectangle {
+	if from == to || from.X <= 0 || from.Y <= 0 || to.X <= 0 || to.Y <= 0 {
+		return r
+	}
+	sx, sy := float64(to.X)/float64(from.X), float64(to.Y)/float64(from.Y)
+	sc := func(v int, s float64) int { return int(math.Round(float64(v) * s)) }
+	return image.Rect(sc(r.Min.X, sx), sc(r.Min.Y, sy), sc(r.Max.X, sx), sc(r.Max.Y, sy))
 }
 
 // SystemDir is the configuration directory of a packaged install.

@@ -237,3 +237,9 @@ func contains(err error, s string) bool {
 func RigDice(describe func(ctx context.Context) (string, error)) Check {
 	return Check{Name: "dice learnt", Run: describe}
 }
+
+// Tray compares the tray the camera sees now with the calibrated one (moved camera, another
+// rig, other light); view returns that, or a Problem.
+func Tray(view func(ctx context.Context) (string, error)) Check {
+	return Check{Name: "tray", Run: view}
+}

@@ -37,6 +37,7 @@ type rigExamples struct {
 	learnt calibration.Learnt
 	bad    error // the learnt file could not be used (run sets a damaged one aside)
 	stale  bool  // the learnt file is of another calibration (run sets it aside)
+	moved  bool  // the tray is not where it was calibrated: nothing is used, nothing learnt
 }
 
 // loadLearnt reads the dice learnt in play for the profile made at created (zero: none): a
@@ -106,13 +107,24 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 		return nil, nil, rx, err
 	}
 	if ok {
-		size, err := frameSize(ctx, src)
+		size, view, err := lookAtTray(ctx, src, p.Tray, log)
 		if err != nil {
 			src.Close()
 			return nil, nil, rx, fmt.Errorf("first frame from %s: %w", c.Camera.Source, err)
 		}
-		ro = p.ReaderOpts(size)
-		log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size)
+		switch {
+		case view.Moved():
+			// Set up for another view, the reader would leave out dice and learn others.
+			log.Warn("calibration profile not used: "+view.Problem()+"; the dice reader runs uncalibrated and learns nothing until you run cantstop calibrate",
+				"path", c.CalibrationPath(configPath))
+			rx = rigExamples{moved: true}
+		case view.Recoloured():
+			log.Warn("calibration: "+view.Problem(), "fix", "run cantstop calibrate if dice are refused or corrected often")
+			fallthrough
+		default:
+			ro = p.ReaderOpts(size)
+			log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size)
+		}
 	}
 	ro.Expect = 4
 	r, err := dice.NewReader(ro)
@@ -136,14 +148,40 @@ func (rx rigExamples) all() []dice.Example {
 	return append(slices.Clone(rx.base), rx.learnt.Examples...)
 }
 
-// frameSize reads one frame to learn the size the camera gives.
-func frameSize(ctx context.Context, src camera.Source) (image.Point, error) {
-	m, err := src.Frame(ctx)
-	if err != nil {
-		return image.Point{}, err
+// trayRecheck is how long lookAtTray waits before it looks again at a tray that seems moved:
+// a hand over the tray, or the dice box, is gone by then.
+const trayRecheck = time.Second
+
+// lookAtTray reads a frame to learn the size the camera gives and compares the tray it shows
+// with the calibrated one (calibration.Tray.View), looking again after trayRecheck when it
+// seems moved. A frame where no tray is found is taken as the calibrated tray.
+func lookAtTray(ctx context.Context, src camera.Source, tray calibration.Tray, log *slog.Logger) (image.Point, calibration.TrayView, error) {
+	var size image.Point
+	var view calibration.TrayView
+	for look := 0; look < 2; look++ {
+		if look > 0 {
+			select {
+			case <-ctx.Done():
+				return size, view, ctx.Err()
+			case <-time.After(trayRecheck):
+			}
+		}
+		m, err := src.Frame(ctx)
+		if err != nil {
+			return size, view, err
+		}
+		size = image.Pt(m.Cols(), m.Rows())
+		view, err = tray.View(m)
+		m.Close()
+		if err != nil {
+			log.Info("tray not checked against the calibration", "err", err)
+			return size, calibration.TrayView{Overlap: 1}, nil
+		}
+		if !view.Moved() {
+			break
+		}
 	}
-	defer m.Close()
-	return image.Pt(m.Cols(), m.Rows()), nil
+	return size, view, nil
 }
 
 // checkCalibration loads the calibration profile and describes it (doctor).
@@ -201,4 +239,32 @@ func checkLearnt(profile, learnt string) (string, error) {
 		return "", doctor.Warning(d, "play on: every roll the players confirm teaches the reader (or calibrate again with more --rolls)")
 	}
 	return d, nil
+}
+
+// checkTray compares the tray the camera sees with the calibrated one (doctor).
+func checkTray(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (string, error) {
+	p, ok, err := loadProfile(c, configPath)
+	if err != nil || !ok {
+		return "not checked: no calibration profile to compare with", nil
+	}
+	src, err := camera.Open(ctx, c.Camera.Source, p.Controls, log)
+	if err != nil {
+		return "", doctor.Failed(err, "see the camera check")
+	}
+	defer src.Close()
+	m, err := src.Frame(ctx)
+	if err != nil {
+		return "", doctor.Failed(err, "see the camera check")
+	}
+	defer m.Close()
+	v, err := p.Tray.View(m)
+	switch {
+	case err != nil:
+		return "", doctor.Warning("no tray in view: "+err.Error(), "clear the tray and check again; if the camera was moved, put it back or run cantstop calibrate")
+	case v.Moved():
+		return "", doctor.Warning(v.Problem()+": the dice reader runs uncalibrated", "put the camera back as it was, or run cantstop calibrate")
+	case v.Recoloured():
+		return "", doctor.Warning(v.Problem(), "run cantstop calibrate if dice are refused or corrected often")
+	}
+	return fmt.Sprintf("as calibrated: %.0f%% overlap, colour within %.0f", 100*v.Overlap, v.Shift), nil
 }

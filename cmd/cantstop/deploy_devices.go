@@ -130,7 +130,7 @@ func openDice(ctx context.Context, c config.Config, configPath, learnt string, w
 		src, r, rx, err := openCamera(ctx, c, configPath, learnt, log)
 		if err == nil {
 			cr := companion.NewCameraReader(src, r)
-			if learnt == "" {
+			if learnt == "" || rx.moved {
 				return cr, src, nil
 			}
 			if aside := setAside(rx); aside != "" { // kept for a look; learning starts again

@@ -103,6 +103,11 @@ func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.C
 			return &frames{src: src}, nil
 		}),
 	)
+	if cfg.Camera.Source != "none" {
+		checks = append(checks, doctor.Tray(func(ctx context.Context) (string, error) {
+			return checkTray(ctx, cfg, loc.Path, log)
+		}))
+	}
 	if cfg.Buttons.Input == "gpio" {
 		pins := fmt.Sprintf("GPIO%d (prev), GPIO%d (next), GPIO%d (ok), GPIO%d (stop)",
 			cfg.Buttons.Prev, cfg.Buttons.Next, cfg.Buttons.OK, cfg.Buttons.Stop)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/cantstop/cantstop/calibration"
 	"io"
 	"net"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/companion"
 	"github.com/cantstop/cantstop/config"
 	"github.com/cantstop/cantstop/sdlog"
@@ -215,5 +215,79 @@ func TestOpenDiceLearns(t *testing.T) {
 	cl2.Close()
 	if _, err := os.Stat(learnt + ".old"); err != nil || !strings.Contains(logs.String(), "dice learnt with another calibration not used") {
 		t.Errorf("stale store not set aside: %v\n%s", err, logs.String())
+	}
+}
+
+// TestOpenCalibratedTray: the service uses the calibration only while the camera sees the tray
+// where it was calibrated; seeing another tray, it reads uncalibrated, learns nothing and
+// leaves the learnt dice alone, and doctor says why.
+func TestOpenCalibratedTray(t *testing.T) {
+	board := filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg")
+	tray := filepath.Join("..", "..", "calibration", "testdata", "IMG_20191208_112833.jpg")
+	photo, err := os.ReadFile(board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, dir := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(frames, "1-tray.jpg"), photo, 0o644)
+	os.WriteFile(filepath.Join(frames, "2-roll.jpg"), photo, 0o644)
+	t.Setenv("CANTSTOP_CONFIG_DIR", dir)
+	answer := func(q string) string {
+		switch {
+		case strings.Contains(q, "Are the dice"):
+			return "1 3 3 6"
+		case strings.Contains(q, "Keep this calibration anyway"):
+			return "y"
+		}
+		return ""
+	}
+	if out, err := calibrateWith(t, answer, "calibrate", "--camera", "dir:"+frames+"?loop", "--frames", "1", "--rolls", "1"); err != nil {
+		t.Fatalf("calibrate: %v\n%s", err, out)
+	}
+	learnt := filepath.Join(dir, calibration.LearntFile)
+	stored := calibration.Learnt{Version: calibration.LearntVersion}
+	if p, err := calibration.Load(filepath.Join(dir, "calibration.json")); err != nil {
+		t.Fatal(err)
+	} else {
+		stored.Profile = p.Created
+	}
+	if err := stored.Save(learnt); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(learnt)
+
+	for _, tc := range []struct {
+		photo, log string
+		learns     bool
+	}{
+		{board, "calibration profile loaded", true},
+		{tray, "calibration profile not used: the tray is not where it was calibrated", false},
+	} {
+		c := config.Default()
+		c.Camera.Source = "file:" + tc.photo
+		var logs syncBuffer
+		d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), learnt, time.Second, sdlog.New(&logs, nil, false))
+		if err != nil || d == nil {
+			t.Fatalf("%s: reader %v, %v", tc.photo, d, err)
+		}
+		cr := d.(*companion.CameraReader)
+		if !strings.Contains(logs.String(), tc.log) || (cr.Learn != nil) != tc.learns {
+			t.Errorf("%s: learns %v, want %v; log:\n%s", tc.photo, cr.Learn != nil, tc.learns, logs.String())
+		}
+		cl.Close()
+	}
+	if after, _ := os.ReadFile(learnt); !bytes.Equal(before, after) {
+		t.Errorf("the learnt dice changed:\n%s", after)
+	}
+
+	conf := filepath.Join(dir, "cantstop.conf")
+	for photo, want := range map[string]string{
+		board: "PASS  tray         as calibrated: 100% overlap",
+		tray:  "WARN  tray         the tray is not where it was calibrated",
+	} {
+		os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"file:"+photo+"\"\n"), 0o644)
+		if out, _, _ := runCLI(t, "doctor", "--config", conf, "--state-dir", dir); !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
 	}
 }
