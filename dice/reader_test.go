@@ -62,16 +62,16 @@ func readLabels(t testing.TB, rig string) []labelled {
 // floors are what each rig's labelled photos (at most six dice) must reach: the share read
 // exactly, and the most photos read with a die missed (values right, one too few: the
 // companion, which expects four dice, refuses those). They sit a little below what the
-// built-in networks measure with model.json's thresholds (peak 0.4, face 0.97,
-// doubt 0.8), measured 2026-12-05: matteop65 27 of 80 exact and 3 with a die missed, nell-byler 9 of
+// built-in networks measure with model.json's thresholds (peak 0.5, face 0.95,
+// doubt 0.97), measured 2026-12-06: matteop65 24 of 80 exact and 2 with a die missed, nell-byler 20 of
 // 48 and 1, tai-studio 0 of 4 (its one die, big and close, is taken for its pips).
 // Re-measure them whenever dice/model changes.
 var floors = map[string]struct {
 	exact  float64
 	missed int
 }{
-	"matteop65":  {exact: 0.30, missed: 4},
-	"nell-byler": {exact: 0.15, missed: 2},
+	"matteop65":  {exact: 0.28, missed: 3},
+	"nell-byler": {exact: 0.38, missed: 2},
 	"tai-studio": {exact: 0, missed: 0},
 }
 
@@ -139,7 +139,7 @@ func subset(got, want []int) bool {
 // TestReadOpts: the tray leaves out dice outside it, Expect asks for a count, and a frame
 // that is not a colour picture is refused.
 func TestReadOpts(t *testing.T) {
-	f := readPhoto(t, "photos/matteop65/three_49.jpg")
+	f := readPhoto(t, "photos/matteop65/four_12.jpg")
 	defer f.Close()
 	all, err := NewReader(Opts{})
 	if err != nil {
