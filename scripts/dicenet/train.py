@@ -174,7 +174,7 @@ def main():
     ap.add_argument('--det-iters', type=int, default=1300)
     ap.add_argument('--face-epochs', type=int, default=10)
     ap.add_argument('--bare', type=float, default=0.5,
-                    help='share of the "no die" squares kept: they are 42%% of all, and pulled clear faces unsure')
+                    help='share of the "no die" squares kept: they are 35%% of all, and pulled clear faces unsure')
     ap.add_argument('--detectors', default='',
                     help='take each detector from final.pt / fold-RIG.pt in this folder instead of training it '
                          '(the same seed trains the same weights: training is deterministic on the CPU)')
