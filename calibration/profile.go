@@ -177,6 +177,9 @@ func (p Profile) Validate() error {
 	if t.Box.Empty() || !t.Box.In(frame) {
 		bad("tray.box", "%v is empty or outside the %dx%d frame", t.Box, t.Frame.X, t.Frame.Y)
 	}
+	if !t.Found.Empty() && !t.Found.In(frame) {
+		bad("tray.found", "%v is outside the %dx%d frame", t.Found, t.Frame.X, t.Frame.Y)
+	}
 	for _, v := range t.Lab {
 		if v < 0 || v > maxLabValue {
 			bad("tray.lab", "%v: want 0 to %d each (OpenCV 8-bit Lab)", t.Lab, maxLabValue)

@@ -18,6 +18,9 @@ type Tray struct {
 	Lab     [3]float64      `json:"lab"`     // median colour of the empty tray, OpenCV 8-bit Lab
 	Spread  float64         `json:"spread"`  // median Lab distance of tray pixels from Lab (texture, noise)
 	Share   float64         `json:"share"`   // part of the frame the tray covers, 0-1
+	// Found is the box FindTray found, kept when the person calibrating types another Box:
+	// View compares the tray it finds later with this one. Empty in profiles made before it.
+	Found image.Rectangle `json:"found,omitempty"`
 }
 
 // workSide is the longest side of the copy the tray is searched in.
@@ -205,6 +208,7 @@ func FindTray(empty gocv.Mat) (Tray, error) {
 		t.Box = t.Box.Union(image.Rectangle{Min: q, Max: q.Add(image.Pt(1, 1))})
 	}
 	t.Box = t.Box.Intersect(image.Rect(0, 0, w, h))
+	t.Found = t.Box
 
 	// Colour from the unblurred pixels of the region.
 	var cols [][3]float64

@@ -8,11 +8,11 @@ import (
 )
 
 const (
-	// MinTrayOverlap is the least overlap (intersection over union) of the tray seen now with
+	// minTrayOverlap is the least overlap (intersection over union) of the tray seen now with
 	// the calibrated one for the same place. On the test photos dice on the tray, another
 	// resolution and a darker light keep 0.92 or more; a camera turned by a quarter of the
 	// view, or another rig's tray, 0.5-0.63.
-	MinTrayOverlap = 0.8
+	minTrayOverlap = 0.8
 	// maxTrayShift is how far (8-bit Lab) the tray's colour may drift with the day's light
 	// before TrayView says the light or the tray changed.
 	maxTrayShift = 20
@@ -28,7 +28,7 @@ type TrayView struct {
 
 // Moved says the tray is not where it was calibrated: the camera moved, or this is another
 // rig. A reader set up for the calibrated tray would leave out dice or learn other dice.
-func (v TrayView) Moved() bool { return v.Overlap < MinTrayOverlap }
+func (v TrayView) Moved() bool { return v.Overlap < minTrayOverlap }
 
 // Recoloured says the tray's colour changed (the light, or another cloth) while its place
 // did not.
@@ -46,15 +46,20 @@ func (v TrayView) Problem() string {
 }
 
 // View finds the tray in frame (dice on it do not matter: it is found as FindTray finds the
-// empty one) and compares it with t. An error means no tray was found, so nothing can be said
-// (a hand over it, the camera covered).
+// empty one) and compares it with the one FindTray found at calibration (t.Found, not a Box
+// typed in then). An error means no tray was found, so nothing can be said (a hand over it,
+// the camera covered). A profile made before Found was kept is compared by colour only.
 func (t Tray) View(frame gocv.Mat) (TrayView, error) {
 	now, err := FindTray(frame)
 	if err != nil {
 		return TrayView{}, err
 	}
-	was := scaleRect(t.Box, t.Frame, now.Frame)
-	return TrayView{Box: now.Box, Was: was, Overlap: iou(now.Box, was), Shift: dist(now.Lab, t.Lab)}, nil
+	v := TrayView{Box: now.Box, Was: now.Box, Overlap: 1, Shift: dist(now.Lab, t.Lab)}
+	if !t.Found.Empty() {
+		v.Was = scaleRect(t.Found, t.Frame, now.Frame)
+		v.Overlap = iou(now.Box, v.Was)
+	}
+	return v, nil
 }
 
 func iou(a, b image.Rectangle) float64 {

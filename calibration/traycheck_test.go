@@ -7,9 +7,9 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestTrayView: a tray calibrated empty is recognised under a roll of dice, and at another
-// resolution; the same camera moved, another rig's view, a tray gone and a darker light are
-// each told apart.
+// TestTrayView: a tray calibrated empty is recognised under a roll of dice, at another
+// resolution and when its box was typed in; the same camera moved, another rig's view either
+// way and a darker light are each told apart.
 func TestTrayView(t *testing.T) {
 	calibrated := func(photo string) Tray {
 		e := emptyTray(t, photo)
@@ -21,6 +21,10 @@ func TestTrayView(t *testing.T) {
 		return tr
 	}
 	tray, board := calibrated(trayPhoto), calibrated(boardPhoto)
+	typed := tray // the person calibrating typed a box of their own: the found one is compared
+	typed.Box = image.Rect(0, 0, 300, 300)
+	old := tray // compared by colour only: here with the board, its place unknown
+	old.Found = image.Rectangle{}
 
 	shifted := func(m gocv.Mat) gocv.Mat { // the camera turned: the view slides by a quarter
 		out := gocv.NewMat()
@@ -54,7 +58,9 @@ func TestTrayView(t *testing.T) {
 		{"at half the resolution", tray, trayPhoto, smaller, false, false},
 		{"the camera moved", tray, trayPhoto, shifted, true, false},
 		{"another rig", tray, boardPhoto, same, true, false},
-		{"the tray gone", board, trayPhoto, same, true, false},
+		{"another rig, the other way", board, trayPhoto, same, true, false},
+		{"a box typed in at calibration", typed, trayPhoto, same, false, false},
+		{"a profile made before Found was kept", old, boardPhoto, same, false, false},
 		{"a darker light", tray, trayPhoto, darker, false, true},
 	}
 	for _, tc := range cases {

@@ -46,7 +46,7 @@ const (
 	// checkEvery: every third example is held back to check the head before it is trusted.
 	checkEvery = 3
 	// netFloor: the rig's head reads a value only where the network leans to it this much
-	// (at 0.5 a held-out nell-byler 2 the network leant to read as 3 was read as 3 surely).
+	// (0.5 let the head read a held-out nell-byler 2 as a 3).
 	netFloor = 0.7
 	// MaxFit is how many examples (the last ones given: the newest) a fit uses; their
 	// features and the fit take about 70 kB each, and the service has 60 MB in all.

@@ -18,6 +18,7 @@ import (
 	"github.com/cantstop/cantstop/config"
 	"github.com/cantstop/cantstop/dice"
 	"github.com/cantstop/cantstop/doctor"
+	"gocv.io/x/gocv"
 )
 
 // loadProfile reads the config's calibration profile; ok is false when
@@ -110,12 +111,12 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 		size, view, err := lookAtTray(ctx, src, p.Tray, log)
 		if err != nil {
 			src.Close()
-			return nil, nil, rx, fmt.Errorf("first frame from %s: %w", c.Camera.Source, err)
+			return nil, nil, rx, fmt.Errorf("frame from %s: %w", c.Camera.Source, err)
 		}
 		switch {
 		case view.Moved():
 			// Set up for another view, the reader would leave out dice and learn others.
-			log.Warn("calibration profile not used: "+view.Problem()+"; the dice reader runs uncalibrated and learns nothing until you run cantstop calibrate",
+			log.Warn("calibration profile not used: "+view.Problem()+"; the dice reader runs uncalibrated (the camera keeps the profile's controls) and learns nothing until you run cantstop calibrate",
 				"path", c.CalibrationPath(configPath))
 			rx = rigExamples{moved: true}
 		case view.Recoloured():
@@ -148,16 +149,22 @@ func (rx rigExamples) all() []dice.Example {
 	return append(slices.Clone(rx.base), rx.learnt.Examples...)
 }
 
-// trayRecheck is how long lookAtTray waits before it looks again at a tray that seems moved:
-// a hand over the tray, or the dice box, is gone by then.
+// trayRecheck is how long lookAtTray waits before it looks again at a tray that seems moved
+// or is not found: a hand over the tray, or the dice box, is gone by then.
 const trayRecheck = time.Second
 
-// lookAtTray reads a frame to learn the size the camera gives and compares the tray it shows
+// trayFrames is how many frames a look at the tray reads, keeping the last: a live camera's
+// first frames may be dark, as calibration knows.
+const trayFrames = 3
+
+// lookAtTray reads frames to learn the size the camera gives and compares the tray they show
 // with the calibrated one (calibration.Tray.View), looking again after trayRecheck when it
-// seems moved. A frame where no tray is found is taken as the calibrated tray.
+// seems moved or is not found. A tray not found twice cannot be checked: the calibration is
+// kept, with a warning.
 func lookAtTray(ctx context.Context, src camera.Source, tray calibration.Tray, log *slog.Logger) (image.Point, calibration.TrayView, error) {
 	var size image.Point
 	var view calibration.TrayView
+	var verr error
 	for look := 0; look < 2; look++ {
 		if look > 0 {
 			select {
@@ -166,22 +173,41 @@ func lookAtTray(ctx context.Context, src camera.Source, tray calibration.Tray, l
 			case <-time.After(trayRecheck):
 			}
 		}
-		m, err := src.Frame(ctx)
+		m, err := lastFrame(ctx, src, trayFrames)
 		if err != nil {
 			return size, view, err
 		}
 		size = image.Pt(m.Cols(), m.Rows())
-		view, err = tray.View(m)
+		view, verr = tray.View(m)
 		m.Close()
-		if err != nil {
-			log.Info("tray not checked against the calibration", "err", err)
-			return size, calibration.TrayView{Overlap: 1}, nil
-		}
-		if !view.Moved() {
-			break
+		if verr == nil && !view.Moved() {
+			return size, view, nil
 		}
 	}
+	if verr != nil {
+		log.Warn("tray not checked against the calibration: none in view", "err", verr)
+		return size, calibration.TrayView{Overlap: 1}, nil
+	}
 	return size, view, nil
+}
+
+// lastFrame reads up to n frames and keeps the last; a source that ends early (a folder of
+// photos) gives the last it had.
+func lastFrame(ctx context.Context, src camera.Source, n int) (gocv.Mat, error) {
+	var last gocv.Mat
+	for i := 0; i < n; i++ {
+		m, err := src.Frame(ctx)
+		if err != nil {
+			if i > 0 && ctx.Err() == nil {
+				return last, nil
+			}
+			last.Close()
+			return gocv.Mat{}, err
+		}
+		last.Close()
+		last = m
+	}
+	return last, nil
 }
 
 // checkCalibration loads the calibration profile and describes it (doctor).
@@ -244,7 +270,10 @@ func checkLearnt(profile, learnt string) (string, error) {
 // checkTray compares the tray the camera sees with the calibrated one (doctor).
 func checkTray(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (string, error) {
 	p, ok, err := loadProfile(c, configPath)
-	if err != nil || !ok {
+	switch {
+	case err != nil:
+		return "not checked: the calibration profile does not load (see the calibration check)", nil
+	case !ok:
 		return "not checked: no calibration profile to compare with", nil
 	}
 	src, err := camera.Open(ctx, c.Camera.Source, p.Controls, log)
@@ -252,7 +281,7 @@ func checkTray(ctx context.Context, c config.Config, configPath string, log *slo
 		return "", doctor.Failed(err, "see the camera check")
 	}
 	defer src.Close()
-	m, err := src.Frame(ctx)
+	m, err := lastFrame(ctx, src, trayFrames)
 	if err != nil {
 		return "", doctor.Failed(err, "see the camera check")
 	}

@@ -7,7 +7,8 @@ the whole pipeline is run on its photos with at most six dice; the face network 
 without each crop set and measured on it. The thresholds are chosen on those held-out readings
 for at most 0.5% of photos read with a wrong value (score), and both networks, trained on
 everything, are exported to ONNX and written with the thresholds to --out. Fixed seeds: the same
-command gives the same table (--detectors reuses detectors an earlier run trained).
+command gives the same table (--detectors reuses the detectors an earlier run trained with the
+same --seed and --det-iters, which it then ignores).
 """
 import argparse
 import json
@@ -115,8 +116,8 @@ def run_rig(det, face, items):
 def score(rows, th):
     """The held-out readings as dice bench counts them. wrong: read with a wrong value (the
     issue's misread; a die read that is not there counts too); missed: read with every value
-    right but a die missed, which the companion refuses, as it knows it rolled four
-    (dice.Opts.Expect); dice: dice read right in the photos read exactly or with one missed."""
+    right but one or more dice missed, which the companion refuses, as it knows it rolled four
+    (dice.Opts.Expect); dice: dice read right in the photos read exactly or with dice missed."""
     exact = wrong = missed = dice_ok = dice_n = 0
     for r in rows:
         status, vals, _ = pipeline.decide(r['cands'], np.array(r['probs']).reshape(-1, 7), th)
