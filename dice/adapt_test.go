@@ -64,7 +64,7 @@ func TestDenseMatchesNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net := &head{w: m.dense.W, b: m.dense.B}
+	net := m.netHead()
 	for i := range sq {
 		got := net.probs(feats[i])
 		for j := range got {

@@ -125,12 +125,38 @@ func (m *model) squareProbs(squares []gocv.Mat) ([][7]float64, error) {
 	if len(squares) == 0 {
 		return nil, nil
 	}
-	all := make([]gocv.Mat, 0, 4*len(squares))
-	defer func() {
-		for _, t := range all {
-			t.Close()
+	out, n, err := m.forwardTurns(squares, "")
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	if sz := out.Size(); len(sz) != 2 || sz[0] != n || sz[1] != 7 {
+		return nil, fmt.Errorf("face output is %v, want [%d 7]", sz, n)
+	}
+	logits, err := out.DataPtrFloat32()
+	if err != nil {
+		return nil, fmt.Errorf("face output: %w", err)
+	}
+	probs := make([][7]float64, len(squares))
+	for i := 0; i < n; i++ {
+		var z [7]float64
+		for j, v := range logits[7*i : 7*i+7] {
+			z[j] = float64(v)
 		}
-	}()
+		q, p := softmax(z), &probs[i%len(squares)]
+		for j := range q {
+			p[j] += q[j] / 4
+		}
+	}
+	return probs, nil
+}
+
+// forwardTurns runs the face network up to layer ("" for its output) on squares, each at four
+// quarter turns in one batch (all squares unturned, then all turned once, ...); it returns the
+// layer's output, which the caller closes, and the batch's size.
+func (m *model) forwardTurns(squares []gocv.Mat, layer string) (gocv.Mat, int, error) {
+	all := make([]gocv.Mat, 0, 4*len(squares))
+	defer func() { closeAll(all) }()
 	for k := 0; k < 4; k++ {
 		for _, sq := range squares {
 			all = append(all, turn(sq, k))
@@ -138,38 +164,11 @@ func (m *model) squareProbs(squares []gocv.Mat) ([][7]float64, error) {
 	}
 	blob, err := faceBlob(all)
 	if err != nil {
-		return nil, fmt.Errorf("face input: %w", err)
+		return gocv.Mat{}, 0, fmt.Errorf("face input: %w", err)
 	}
 	defer blob.Close()
 	m.face.SetInput(blob, "")
-	out := m.face.Forward("")
-	defer out.Close()
-	if sz := out.Size(); len(sz) != 2 || sz[0] != len(all) || sz[1] != 7 {
-		return nil, fmt.Errorf("face output is %v, want [%d 7]", sz, len(all))
-	}
-	logits, err := out.DataPtrFloat32()
-	if err != nil {
-		return nil, fmt.Errorf("face output: %w", err)
-	}
-	probs := make([][7]float64, len(squares))
-	for i := range all {
-		l := logits[7*i : 7*i+7]
-		top := math.Inf(-1)
-		for _, v := range l {
-			top = math.Max(top, float64(v))
-		}
-		var e [7]float64
-		sum := 0.0
-		for j, v := range l {
-			e[j] = math.Exp(float64(v) - top)
-			sum += e[j]
-		}
-		p := &probs[i%len(squares)]
-		for j := range e {
-			p[j] += e[j] / sum / 4
-		}
-	}
-	return probs, nil
+	return m.face.Forward(layer), len(all), nil
 }
 
 // faceBatch is how many squares go through the face network at once (times four turns): the
@@ -201,6 +200,7 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 		sq[i] = faceSquare(frame, c.x, c.y, c.side, m.cfg)
 	}
 	out.sq = sq
+	net := m.netHead()
 	for i := 0; i < len(sq); i += faceBatch {
 		part := sq[i:min(i+faceBatch, len(sq))]
 		if h == nil {
@@ -218,15 +218,10 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 			out.Close()
 			return faces{}, err
 		}
-		net := &head{w: m.dense.W, b: m.dense.B}
 		for k, t := range f {
 			pn := net.probs(t)
 			out.net = append(out.net, pn)
-			if side := cands[i+k].side; side < h.minSide || side > h.maxSide {
-				out.probs = append(out.probs, pn)
-				continue
-			}
-			out.probs = append(out.probs, agreed(h.probs(t), pn))
+			out.probs = append(out.probs, h.read(t, pn, cands[i+k].side))
 		}
 	}
 	return out, nil
@@ -235,31 +230,21 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 // squareFeatures runs the face network up to its dense layer on squares, each at four quarter
 // turns, and returns [square][turn] -> the features.
 func (m *model) squareFeatures(squares []gocv.Mat) ([][4][]float32, error) {
-	all := make([]gocv.Mat, 0, 4*len(squares))
-	defer func() { closeAll(all) }()
-	for k := 0; k < 4; k++ {
-		for _, sq := range squares {
-			all = append(all, turn(sq, k))
-		}
-	}
-	blob, err := faceBlob(all)
+	out, n, err := m.forwardTurns(squares, m.dense.Layer)
 	if err != nil {
-		return nil, fmt.Errorf("face input: %w", err)
+		return nil, err
 	}
-	defer blob.Close()
-	m.face.SetInput(blob, "")
-	out := m.face.Forward(m.dense.Layer)
 	defer out.Close()
 	d := m.dense.In
-	if sz := out.Size(); len(sz) < 2 || sz[0] != len(all) || out.Total() != len(all)*d {
-		return nil, fmt.Errorf("face features are %v, want [%d %d]", sz, len(all), d)
+	if sz := out.Size(); len(sz) < 2 || sz[0] != n || out.Total() != n*d {
+		return nil, fmt.Errorf("face features are %v, want [%d %d]", sz, n, d)
 	}
 	v, err := out.DataPtrFloat32()
 	if err != nil {
 		return nil, fmt.Errorf("face features: %w", err)
 	}
 	f := make([][4][]float32, len(squares))
-	for i := range all {
+	for i := 0; i < n; i++ {
 		f[i%len(squares)][i/len(squares)] = append([]float32(nil), v[i*d:(i+1)*d]...)
 	}
 	return f, nil

@@ -40,6 +40,19 @@ func (h *head) sides(ex []Example) {
 	h.minSide, h.maxSide = minSideOf*med, maxSideOf*med
 }
 
+// netHead is the network's own last layer as a head.
+func (m *model) netHead() *head { return &head{w: m.dense.W, b: m.dense.B} }
+
+// read is what the reader makes of one square's four turns' features f, the network having
+// read net there: the head's reading agreed with the network's where the die (side pixels
+// wide, 0: not known) is of the rig's size, else the network's.
+func (h *head) read(f [4][]float32, net [7]float64, side float64) [7]float64 {
+	if side != 0 && (side < h.minSide || side > h.maxSide) {
+		return net
+	}
+	return agreed(h.probs(f), net)
+}
+
 // logits are W·f + b.
 func logits(w, b []float32, f []float32) [7]float64 {
 	var z [7]float64
@@ -223,7 +236,7 @@ func gram(x [][]float32) []float32 {
 
 // check reads the examples idx with head h and with the network, counting sure and wrong dice.
 func (m *model) check(ex []Example, feats [][4][]float32, idx []int, h *head) AdaptCheck {
-	net := &head{w: m.dense.W, b: m.dense.B}
+	net := m.netHead()
 	c := AdaptCheck{}
 	count := func(p [7]float64, truth int, sure, wrong *int) {
 		if v := topValue(p); p[v] >= m.th.Face && p[0] < 0.5 {
@@ -240,11 +253,7 @@ func (m *model) check(ex []Example, feats [][4][]float32, idx []int, h *head) Ad
 		c.Dice++
 		pn := net.probs(feats[i])
 		count(pn, ex[i].Value, &c.NetSure, &c.NetWrong)
-		ph := pn // as the reader reads: the head only on dice of the rig's size, agreeing
-		if s := ex[i].Side; s == 0 || s >= h.minSide && s <= h.maxSide {
-			ph = agreed(h.probs(feats[i]), pn)
-		}
-		count(ph, ex[i].Value, &c.HeadSure, &c.HeadWrong)
+		count(h.read(feats[i], pn, ex[i].Side), ex[i].Value, &c.HeadSure, &c.HeadWrong) // as the reader reads
 	}
 	return c
 }

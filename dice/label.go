@@ -32,30 +32,32 @@ func Confirm(rd Reading, values []int) Confirmation {
 		return c
 	}
 	left := slices.Clone(values)
-	take := func(v int) bool {
-		i := slices.Index(left, v)
-		if i >= 0 {
-			left = slices.Delete(left, i, i+1)
-		}
-		return i >= 0
-	}
 	var head []Die
 	for _, d := range rd.Dice {
 		switch {
 		case d.Value == 0:
 		case d.netSure: // the network's own sure reads are right but for the rarest misreads
-			take(d.Value)
+			take(&left, d.Value)
 		default:
 			head = append(head, d)
 		}
 	}
 	for _, d := range head {
 		c.HeadRead++
-		if !take(d.Value) {
+		if !take(&left, d.Value) {
 			c.HeadMisread++
 		}
 	}
 	return c
+}
+
+// take removes one v from values, and says whether there was one.
+func take(values *[]int, v int) bool {
+	i := slices.Index(*values, v)
+	if i >= 0 {
+		*values = slices.Delete(*values, i, i+1)
+	}
+	return i >= 0
 }
 
 // Label turns a reading and the values the players confirmed for it (in any order, as they
@@ -80,8 +82,7 @@ func Label(rd Reading, values []int) []Example {
 	var out []Example
 	var open []Die
 	for _, d := range rd.Dice {
-		if i := slices.Index(left, d.Value); d.Value > 0 && i >= 0 {
-			left = slices.Delete(left, i, i+1)
+		if d.Value > 0 && take(&left, d.Value) {
 			// A value only the rig's head read surely may be its own misread, played unnoticed:
 			// it must not teach the head more of the same. The players' corrections teach it.
 			if d.netSure {

@@ -82,36 +82,42 @@ func (s Summary) Write(w io.Writer) {
 // DefaultReader is the real dice reader looking at the table's frames,
 // told where the tray is as a calibration would.
 func DefaultReader(t *Table) (companion.DiceReader, func(), error) {
+	cr, _, stop, err := tableReader(t)
+	if err != nil {
+		return nil, nil, err // not a nil *CameraReader in the interface
+	}
+	return cr, stop, nil
+}
+
+// tableReader is DefaultReader's camera reader and the reader inside it.
+func tableReader(t *Table) (*companion.CameraReader, *dice.Reader, func(), error) {
 	r, err := dice.NewReader(dice.Opts{Expect: 4, Tray: t.Tray()})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	src := camera.NewImageSource(t.Frame)
-	return companion.NewCameraReader(src, r), func() { src.Close(); r.Close() }, nil
+	return companion.NewCameraReader(src, r), r, func() { src.Close(); r.Close() }, nil
 }
 
 // learningReader is DefaultReader learning the table's dice, its store in dir.
 func learningReader(dir string, log *slog.Logger) func(t *Table) (companion.DiceReader, func(), error) {
 	return func(t *Table) (companion.DiceReader, func(), error) {
-		r, err := dice.NewReader(dice.Opts{Expect: 4, Tray: t.Tray()})
-		if err != nil {
-			return nil, nil, err
-		}
 		path := filepath.Join(dir, calibration.LearntFile)
 		store, err := calibration.LoadLearnt(path)
 		if err != nil {
-			r.Close()
+			return nil, nil, err
+		}
+		cr, r, stop, err := tableReader(t)
+		if err != nil {
 			return nil, nil, err
 		}
 		if _, err := r.Adapt(store.Examples); err != nil {
-			r.Close()
+			stop()
 			return nil, nil, err
 		}
 		l := calibration.NewLearner(path, nil, store, r, log)
-		src := camera.NewImageSource(t.Frame)
-		cr := companion.NewCameraReader(src, r)
 		cr.Learn = l.Add
-		return cr, func() { l.Close(); src.Close(); r.Close() }, nil
+		return cr, func() { l.Close(); stop() }, nil
 	}
 }
 
