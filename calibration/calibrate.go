@@ -94,6 +94,8 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}
 	defer plain.Close()
 	occupied := 0 // looks at a tray that still held dice
+	// The empty tray, and the confirmed rolls round their dice, make the rig's background.
+	var bgm dice.BackgroundMaker
 	err = retry(ctx, p, o.Attempts, "Take the dice out of the tray, then press Enter", func() error {
 		frame, err := look(ctx, src, o.Frames)
 		if err != nil {
@@ -110,13 +112,15 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		}
 		// Dice left in the "empty" tray would be taken for the tray: say so once and look
 		// again; a second time it is kept with a note (the reader may see a die in a stain).
-		if n := len(plain.Read(in).Dice); n > 0 { // read or not: a die is a die
+		seen := plain.Read(in).Dice
+		if n := len(seen); n > 0 { // read or not: a die is a die
 			if occupied++; occupied == 1 {
 				return fmt.Errorf("the tray is not empty: %s seen in it; take them out", plural(n, "die", "dice"))
 			}
 			res.Notes = append(res.Notes, fmt.Sprintf("the empty tray still looked as if it held %s: if it did, calibrate again", plural(n, "die", "dice")))
 		}
-		return nil
+		bgm = dice.BackgroundMaker{}
+		return bgm.Add(frame, boxes(seen, trayRect(tray).Min))
 	})
 	if err != nil {
 		return fail(err)
@@ -179,6 +183,9 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	if dd.Values, err = askValues(ctx, p, o.Dice, rd.Values()); err != nil {
 		return fail(err)
 	}
+	if len(rd.Dice) == len(dd.Values) { // every die boxed: the rest is the background
+		_ = bgm.Add(frame, boxes(rd.Dice, image.Point{})) // the size is the empty tray's: same camera
+	}
 
 	if problem, fix := dd.Small(); problem != "" {
 		msg := problem + ": " + fix
@@ -218,7 +225,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	// 4. More rolls, each confirmed: the reader learns the game's own dice.
 	ex := dice.Label(rd, dd.Values)
 	if o.Rolls > 1 {
-		if ex, err = learnRolls(ctx, src, p, o, cands[chosen].r, ex); err != nil {
+		if ex, err = learnRolls(ctx, src, p, o, cands[chosen].r, ex, &bgm); err != nil {
 			return fail(err)
 		}
 	}
@@ -230,16 +237,27 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		res.Notes = append(res.Notes, "the reader reads with its general network: "+res.Adaptation.Why+"; it goes on learning your dice in play")
 	}
 
+	bg, err := bgm.Make()
+	if err == nil {
+		err = cands[chosen].r.SetBackground(bg)
+	}
+	if err != nil {
+		return fail(fmt.Errorf("the empty tray: %w", err))
+	}
+	p.Say(fmt.Sprintf("Background: the empty tray and %s, %.0f%% of the view seen without a die.",
+		plural(bgm.Frames()-1, "roll", "rolls"), 100*bg.KnownShare()))
+
 	res.Reading = rd
 	res.Profile = Profile{
-		Version:  Version,
-		Created:  o.Now().UTC().Truncate(time.Second),
-		Camera:   o.Camera,
-		Controls: o.Controls,
-		Tray:     tray,
-		Dice:     dd,
-		Reader:   cands[chosen].r.Opts(),
-		Examples: ex,
+		Version:    Version,
+		Created:    o.Now().UTC().Truncate(time.Second),
+		Camera:     o.Camera,
+		Controls:   o.Controls,
+		Tray:       tray,
+		Dice:       dd,
+		Reader:     cands[chosen].r.Opts(),
+		Examples:   ex,
+		Background: bg,
 	}
 	if err := res.Profile.Validate(); err != nil {
 		return fail(fmt.Errorf("calibration gave an unusable profile: %w", err))
@@ -252,7 +270,8 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 // learnRolls asks for the rest of o.Rolls rolls, and more while a value has too few examples,
 // reads each with r, has the person confirm or correct it and adds its dice to ex. "s" stops
 // early; a roll whose values are not given right is skipped.
-func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r *dice.Reader, ex []dice.Example) ([]dice.Example, error) {
+// A roll whose dice were all found also goes into the background.
+func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r *dice.Reader, ex []dice.Example, bgm *dice.BackgroundMaker) ([]dice.Example, error) {
 	p.Say(fmt.Sprintf("Step 4 of 4: %d more rolls, so that the reader learns your dice.", o.Rolls-1))
 	for i := 2; i <= 2*o.Rolls; i++ {
 		few := tooFew(ex)
@@ -277,8 +296,11 @@ func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r
 			return nil, err
 		}
 		rd := r.Read(frame)
-		frame.Close()
 		vals, err := askValues(ctx, p, o.Dice, rd.Values())
+		if err == nil && len(rd.Dice) == len(vals) {
+			_ = bgm.Add(frame, boxes(rd.Dice, image.Point{})) // the size is the empty tray's: same camera
+		}
+		frame.Close()
 		if errors.Is(err, errBadValues) {
 			p.Say("Skipped that roll: " + err.Error() + ".")
 			continue
@@ -356,6 +378,15 @@ func bestReading(frame gocv.Mat, calibrated, plain *dice.Reader) dice.Reading {
 		return b
 	}
 	return a
+}
+
+// boxes are the dice's boxes, moved by off (from a region's pixels to the frame's).
+func boxes(dd []dice.Die, off image.Point) []image.Rectangle {
+	out := make([]image.Rectangle, len(dd))
+	for i, d := range dd {
+		out[i] = d.Box.Add(off)
+	}
+	return out
 }
 
 // look reads n frames and keeps the last: a live camera may hold older ones.

@@ -172,6 +172,10 @@ func TestRunOnBoardPhoto(t *testing.T) {
 		t.Errorf("the board fills the view, tray found covers %.0f%%", 100*p.Tray.Share)
 	}
 	checkSizes(t, boardPhoto, p.Dice)
+	// The empty tray and the roll round its dice make the background: all of the view is seen.
+	if b := p.Background; b == nil || b.Frame != p.Tray.Frame || b.KnownShare() < 0.99 {
+		t.Errorf("background %+v, want one of the whole %v frame", b, p.Tray.Frame)
+	}
 	if !strings.Contains(strings.Join(s.said, "\n"), "pixels wide.") {
 		t.Errorf("measurements not said:\n%s", strings.Join(s.said, "\n"))
 	}

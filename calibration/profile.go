@@ -47,6 +47,10 @@ type Profile struct {
 	// Examples are the dice of the calibration rolls, as confirmed: the reader adapts to them
 	// (dice.Reader.Adapt), with those learnt in play (Learnt).
 	Examples []dice.Example `json:"examples,omitempty"`
+	// Background is the empty tray as the camera saw it at calibration, the rolls' dice masked:
+	// the reader drops detector peaks on spots of the rig itself (dice.Background). Profiles
+	// made before it have none.
+	Background *dice.Background `json:"background,omitempty"`
 	// Upgraded says what Parse changed in a profile of an older version, and which fields it
 	// ignored as unknown (not saved).
 	Upgraded []string `json:"-"`
@@ -108,6 +112,7 @@ const (
 //	                         other files; `dice read --model` and `dice bench --model` do that
 //	examples                 at most MaxExamples, each with value 0 to 6, weight above 0 and at
 //	                         most 100, a square of dice.SquareBytes bytes and side 0 to MaxSidePx
+//	background               none, or dice.Background.Check's sizes for frames of tray.frame
 //
 // Fields a profile holds that are none of these (an old reader's settings, a hand edit) are
 // not read at all (Parse says which, in Upgraded).
@@ -220,6 +225,13 @@ func (p Profile) Validate() error {
 		bad("reader.tray", "%v: want empty (the whole frame) or a rectangle inside the %dx%d frame", r.Tray, t.Frame.X, t.Frame.Y)
 	}
 	errs = append(errs, checkExamples("examples", p.Examples)...)
+	if b := p.Background; b != nil {
+		if err := b.Check(); err != nil {
+			bad("background", "%v", err)
+		} else if b.Frame != t.Frame {
+			bad("background", "made for %dx%d frames: want tray.frame's %dx%d", b.Frame.X, b.Frame.Y, t.Frame.X, t.Frame.Y)
+		}
+	}
 	if r.Model != "" {
 		bad("reader.model", "%q: want \"\" (the built-in networks): a profile may not point the reader at other files (give --model to dice read or dice bench instead)", r.Model)
 	}
@@ -436,7 +448,10 @@ func jsonError(data []byte, err error) error {
 	}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var bg *dice.BackgroundError
 	switch {
+	case errors.As(err, &bg):
+		return fmt.Errorf("field background: %v; %s", bg.Err, recalibrate)
 	case errors.As(err, &syn):
 		return fmt.Errorf("not valid JSON at %s: %w; fix the file or %s", at(syn.Offset), err, recalibrate)
 	case errors.As(err, &typ) && typ.Field == "":

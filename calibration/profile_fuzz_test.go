@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/cantstop/cantstop/dice"
+	"gocv.io/x/gocv"
 )
 
 // FuzzParseProfile checks that Parse never panics, and that a profile it accepts passes its own
 // range checks, reads back the same once saved (as Save writes it), and gives reader options
 // inside any frame they are scaled to. Seeds: the sample profile as calibration writes it,
 // old versions with the pip reader's fields, the profile with "reader":{"face_side":100000} of
-// the old issue, and broken files. (calibration/testdata holds photos, not profiles.)
+// the old issue, one with a background, and broken files. (calibration/testdata holds photos, not profiles.)
 //
 //	scripts/fuzz.sh FuzzParseProfile
 func FuzzParseProfile(f *testing.F) {
@@ -33,6 +34,16 @@ func FuzzParseProfile(f *testing.F) {
 	f.Add(bytes.Replace(valid, []byte(`"expect": 4`), []byte(`"expect": 4, "face_side": 100000`), 1))
 	f.Add(bytes.Replace(valid, []byte(`"side_px": 34.5`), []byte(`"side_px": 1e308`), 1))
 	f.Add(valid[:len(valid)/2])
+	// With the background of a plain grey frame: a PNG of a few hundred bytes.
+	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 128, 128, 0), 640, 640, gocv.MatTypeCV8UC3)
+	var m dice.BackgroundMaker
+	m.Add(grey, []image.Rectangle{image.Rect(100, 100, 140, 140)})
+	grey.Close()
+	withBG := sampleProfile()
+	withBG.Background, _ = m.Make()
+	if b, err := json.MarshalIndent(withBG, "", "  "); err == nil {
+		f.Add(b)
+	}
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse(data)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/dice"
+	"gocv.io/x/gocv"
 )
 
 // sampleProfile is a complete profile as calibration would write it.
@@ -33,9 +34,26 @@ func sampleProfile() Profile {
 	}
 }
 
+// withBackground is sampleProfile with the background of a photo of its frame's size.
+func withBackground(t *testing.T) Profile {
+	p := sampleProfile()
+	img := readPhoto(t, boardPhoto)
+	defer img.Close()
+	var m dice.BackgroundMaker
+	if err := m.Add(img, nil); err != nil {
+		t.Fatal(err)
+	}
+	bg, err := m.Make()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Background = bg
+	return p
+}
+
 func TestProfileRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "calibration.json")
-	p := sampleProfile()
+	p := withBackground(t)
 	if err := p.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +148,11 @@ func TestProfileErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bgJSON, err := json.MarshalIndent(withBackground(t), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withBG := string(bgJSON)
 	edit := func(f func(m map[string]any)) string {
 		var m map[string]any
 		json.Unmarshal(valid, &m)
@@ -157,6 +180,16 @@ func TestProfileErrors(t *testing.T) {
 		{"bad controls", edit(func(m map[string]any) { m["controls"].(map[string]any)["gain"] = -2 }),
 			[]string{"field controls", "gain -2"}},
 		{"not an object", `[1,2]`, []string{"holds a JSON array, not a calibration profile"}},
+		{"background of another camera", strings.Replace(withBG, `"frame": [
+      640,
+      640
+    ],
+    "png"`, `"frame": [
+      480,
+      640
+    ],
+    "png"`, 1), []string{"field background: background of (320,320) for frames of (480,640): want (240,320)", "run `cantstop calibrate` again"}},
+		{"background not a picture", strings.Replace(withBG, `"png": "iVBOR`, `"png": "AAAA`, 1), []string{"field background: illegal base64 data"}},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(t.TempDir(), "calibration.json")
@@ -211,5 +244,21 @@ func TestReaderOptsScale(t *testing.T) {
 	got := p.ReaderOpts(image.Pt(1280, 1280))
 	if got.Tray != image.Rect(160, 276, 1106, 1026) || got.Expect != 4 {
 		t.Errorf("at twice the size: tray %v, expect %d", got.Tray, got.Expect)
+	}
+}
+
+// A background made from frames of another size than the tray's is refused by Validate.
+func TestProfileBackgroundFrame(t *testing.T) {
+	p := sampleProfile()
+	other := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
+	defer other.Close()
+	var m dice.BackgroundMaker
+	if err := m.Add(other, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.Background, _ = m.Make()
+	err := p.Validate()
+	if err == nil || !strings.Contains(err.Error(), "field background: made for 640x480 frames: want tray.frame's 640x640") {
+		t.Errorf("Validate: %v", err)
 	}
 }

@@ -100,7 +100,7 @@ func TestLearnRollsInputEnds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	p := NewTerminal(strings.NewReader("\n"), io.Discard) // Enter for "Roll 2 of 3", then nothing
-	_, err = learnRolls(ctx, &scene{now: roll}, p, Options{Dice: 4, Rolls: 3, Frames: 1}.withDefaults(), r, nil)
+	_, err = learnRolls(ctx, &scene{now: roll}, p, Options{Dice: 4, Rolls: 3, Frames: 1}.withDefaults(), r, nil, &dice.BackgroundMaker{})
 	if err == nil || !strings.Contains(err.Error(), "the input ended") {
 		t.Errorf("learnRolls with the input ended: %v", err)
 	}

@@ -27,8 +27,9 @@ type Opts struct {
 type Reader struct {
 	o    Opts
 	m    *model
-	head *head      // the rig's own last layer (Adapt), or nil
-	mu   sync.Mutex // guards the networks and head: an OpenCV Net is not safe for concurrent use
+	head *head       // the rig's own last layer (Adapt), or nil
+	bg   *Background // the rig's empty table (SetBackground), or nil
+	mu   sync.Mutex  // guards the networks and head: an OpenCV Net is not safe for concurrent use
 }
 
 // NewReader loads the networks (the built-in ones unless o.Model names a folder).
@@ -56,6 +57,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	cands = inTray(cands, r.o.Tray)
+	cands, _ = r.bg.staticDrop(frame, cands)
 	f, err := r.m.faceProbs(frame, cands, r.head)
 	if err != nil {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
@@ -69,6 +71,20 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		d.netSure = d.Value > 0 && topValue(net) == d.Value && net[d.Value] >= r.m.th.Face
 	}
 	return rd
+}
+
+// SetBackground has the reader drop the detector's peaks on spots that look as they do on the
+// rig's empty table (nil: none dropped). The reader keeps b; it must not change after.
+func (r *Reader) SetBackground(b *Background) error {
+	if b != nil {
+		if err := b.Check(); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.bg = b
+	return nil
 }
 
 // Close frees the networks' C memory.

@@ -3,6 +3,7 @@ package dicebench
 import (
 	"context"
 	"fmt"
+	"image"
 	"slices"
 	"strings"
 	"time"
@@ -18,17 +19,25 @@ type AdaptInfo struct {
 	Learnt     int             `json:"learnt"`
 	Adaptation dice.Adaptation `json:"adaptation"`
 	MS         float64         `json:"ms"` // the time dice.Reader.Adapt took
+	// Background is how many of those photos, the dice in them masked, the rig's background
+	// (dice.Background) was made from: those of the first photo's size.
+	Background int `json:"background"`
 }
 
 // adaptTo reads the first k photos of a folder by name (of those with at most maxDice dice, if
 // maxDice > 0) with the general reader, labels their
 // dice with the photos' labels as the players' confirmations (dice.Label) and adapts r to them.
-// It returns the photos left to measure.
+// The same photos, their dice masked (by the labels' boxes, or the reading's), make the
+// reader's background. It returns the photos left to measure.
 func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader, k, maxDice int, vary Variation) ([]labelled, AdaptInfo, error) {
 	var info AdaptInfo
 	if _, err := r.Adapt(nil); err != nil {
 		return nil, info, err
 	}
+	if err := r.SetBackground(nil); err != nil {
+		return nil, info, err
+	}
+	var bg dice.BackgroundMaker
 	photos = slices.Clone(photos)
 	slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
 	var ex []dice.Example
@@ -46,6 +55,18 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 			return nil, info, err
 		}
 		rd := r.Read(img)
+		boxes := make([]image.Rectangle, 0, len(rd.Dice))
+		for _, b := range p.boxes {
+			boxes = append(boxes, b.r)
+		}
+		if len(p.boxes) == 0 {
+			for _, d := range rd.Dice {
+				boxes = append(boxes, d.Box)
+			}
+		}
+		if bg.Add(img, boxes) == nil {
+			info.Background++
+		} // a photo of another size is of another camera: it is not the background
 		img.Close()
 		got := dice.Label(rd, p.values)
 		ex = append(ex, got...)
@@ -59,5 +80,14 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 		return nil, info, fmt.Errorf("bench %s: %w", dir, err)
 	}
 	info.Adaptation = a
+	if bg.Frames() > 0 {
+		b, err := bg.Make()
+		if err == nil {
+			err = r.SetBackground(b)
+		}
+		if err != nil {
+			return nil, info, fmt.Errorf("bench %s: %w", dir, err)
+		}
+	}
 	return rest, info, nil
 }

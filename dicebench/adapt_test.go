@@ -25,7 +25,7 @@ func TestBenchAdapt(t *testing.T) {
 	if a == nil || len(a.Photos) != 20 || s.Photos != p.Photos-20 || rep.Adapt != 20 {
 		t.Fatalf("adapted set %+v (plain %d photos)", s, p.Photos)
 	}
-	if !slices.IsSorted(a.Photos) || a.Learnt == 0 || a.Adaptation.Examples != a.Learnt {
+	if !slices.IsSorted(a.Photos) || a.Learnt == 0 || a.Adaptation.Examples != a.Learnt || a.Background != 20 {
 		t.Errorf("adaptation %+v", a)
 	}
 	for _, f := range s.Failed {

@@ -36,7 +36,8 @@ type BenchOpts struct {
 	Settle int
 	// Adapt, when above 0, adapts the reader to each folder on its first Adapt photos by name
 	// (of those with at most MaxDice dice, as the rolls of a game), their labels standing in for
-	// the players' confirmations, and measures the rest.
+	// the players' confirmations, makes the rig's background from them (dice.Background), and
+	// measures the rest.
 	Adapt int
 }
 
@@ -112,6 +113,7 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 	}
 	if o.Adapt > 0 {
 		defer r.Adapt(nil) // the reader leaves as general as it came
+		defer r.SetBackground(nil)
 	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)

@@ -130,8 +130,19 @@ func TestCalibrateCommand(t *testing.T) {
 	cfg := filepath.Join(conf, "cantstop.conf")
 	os.WriteFile(cfg, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"dir:"+frames+"\"\n"), 0o644)
 	out, _, _ = runCLI(t, "doctor", "--config", cfg, "--state-dir", conf)
-	if !strings.Contains(out, "PASS  calibration") {
+	// The "empty" tray held the roll's dice: they are masked in both looks.
+	if !strings.Contains(out, "PASS  calibration") || !strings.Contains(out, "background of the empty tray, 96% of the view") {
 		t.Errorf("doctor on a fresh profile:\n%s", out)
+	}
+	// A profile made before calibration kept the empty tray: calibrating again is advised.
+	noBG := p
+	noBG.Background = nil
+	if err := noBG.Save(filepath.Join(conf, "calibration.json")); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runCLI(t, "doctor", "--config", cfg, "--state-dir", conf)
+	if !strings.Contains(out, "WARN  calibration") || !strings.Contains(out, "no background of the empty tray") {
+		t.Errorf("doctor on a profile without a background:\n%s", out)
 	}
 	p.Dice.SidePx = 15
 	if err := p.Save(filepath.Join(conf, "calibration.json")); err != nil {

@@ -77,6 +77,7 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 	var rx rigExamples
 	var ro dice.Opts
 	var controls camera.Controls
+	var bg *dice.Background // the rig's empty tray, when the camera sees it as at calibration
 	p, ok, err := loadProfile(c, configPath)
 	switch {
 	case err != nil:
@@ -124,7 +125,15 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 			fallthrough
 		default:
 			ro = p.ReaderOpts(size)
-			log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size)
+			switch b := p.Background; {
+			case b == nil:
+				log.Info("calibration profile has no background (made before cantstop kept one): calibrate again to have spots of the tray itself never taken for dice")
+			case b.Frame != size:
+				log.Warn("calibration background not used: it was made from frames of another size", "background", b.Frame, "frame", size, "fix", "run cantstop calibrate")
+			default:
+				bg = b
+			}
+			log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size, "background", bg != nil)
 		}
 	}
 	ro.Expect = 4
@@ -132,6 +141,9 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 	if err != nil {
 		src.Close()
 		return nil, nil, rx, err
+	}
+	if err := r.SetBackground(bg); err != nil { // checked when the profile was read
+		log.Error("calibration background not used", "err", err)
 	}
 	if all := rx.all(); len(all) > 0 {
 		a, err := r.Adapt(all)
@@ -224,6 +236,11 @@ func checkCalibration(path string) (string, error) {
 	if len(p.Upgraded) > 0 {
 		d += "; upgraded: " + strings.Join(p.Upgraded, "; ")
 	}
+	if p.Background == nil {
+		return d, doctor.Warning(path+": no background of the empty tray (a profile made before cantstop kept one)",
+			"run cantstop calibrate, so that spots of the tray itself are never taken for dice")
+	}
+	d += fmt.Sprintf("; background of the empty tray, %.0f%% of the view", 100*p.Background.KnownShare())
 	return d, nil
 }
 

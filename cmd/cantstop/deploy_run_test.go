@@ -262,6 +262,7 @@ func TestOpenCalibratedTray(t *testing.T) {
 	}{
 		{tray, "calibration profile not used: the tray is not where it was calibrated", false},
 		{board, "calibration profile loaded", true},
+		{board, "background=true", true},
 	} {
 		c := config.Default()
 		c.Camera.Source = "file:" + tc.photo
