@@ -16,7 +16,9 @@
 // values, checks that the resulting reader options (package dice: the dice count Expect and the
 // tray's box Tray) read that roll, then asks for more rolls (Options.Rolls in all), each
 // confirmed or corrected, whose dice become the profile's Examples (dice.Label) and adapt the
-// reader (dice.Reader.Adapt). It returns the Profile with a picture of what it saw. It looks
+// reader (dice.Reader.Adapt). The empty tray and the confirmed rolls, their dice masked, make
+// the rig's dice.Background, kept in the profile. It returns the Profile with a picture of
+// what it saw. It looks
 // again when the "empty" tray holds dice, and warns when the empty tray is overexposed and
 // when dice are under MinSidePx wide.
 //

@@ -15,7 +15,8 @@
 //
 //  1. Find (detect.go): a CenterNet-style detector looks at a 320×320 letterboxed copy of the
 //     frame and gives a heat map of die centres with each die's size; its peaks are the
-//     candidates, kept only inside Opts.Tray.
+//     candidates, kept only inside Opts.Tray, less those on spots of the rig itself when the
+//     reader has the rig's Background (background.go: the empty tray, from calibration).
 //  2. Read faces (face.go): for each candidate a 40×40 square is cut from the full frame
 //     round the die, and the face network gives the probabilities of 1–6 or "no die here",
 //     averaged over the square's four quarter turns.
@@ -52,6 +53,12 @@
 //	ex := dice.Label(rd, []int{2, 3, 5, 5}) // rd: the reading the players played as 2 3 5 5
 //	a, err := r.Adapt(append(profileExamples, ex...))
 //	fmt.Println(a.Used, a.Why)
+//
+// A rig's camera stands still, so its empty tray looks the same in every frame: a
+// BackgroundMaker makes a Background from the empty tray and confirmed rolls (their dice
+// masked), and SetBackground has the reader drop each detector peak whose spot correlates with
+// the background (a screw head, a stain, a printed pip on the tray), which would otherwise make
+// frames unreadable. A die on such a spot changes it, so it stays.
 //
 // A Reader may be used from several goroutines (one network pass at a time); Close frees the
 // networks' C memory.
