@@ -20,16 +20,17 @@ type AdaptInfo struct {
 	Adaptation dice.Adaptation `json:"adaptation"`
 	MS         float64         `json:"ms"` // the time dice.Reader.Adapt took
 	// Background is how many of those photos, the dice in them masked, the rig's background
-	// (dice.Background) was made from: those of the first photo's size.
+	// (dice.Background) was made from: those of the first photo's size (0 with NoBackground).
 	Background int `json:"background"`
 }
 
 // adaptTo reads the first k photos of a folder by name (of those with at most maxDice dice, if
-// maxDice > 0) with the general reader, labels their
+// o.MaxDice > 0) with the general reader, labels their
 // dice with the photos' labels as the players' confirmations (dice.Label) and adapts r to them.
 // The same photos, their dice masked (by the labels' boxes, or the reading's), make the
 // reader's background. It returns the photos left to measure.
-func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader, k, maxDice int, vary Variation) ([]labelled, AdaptInfo, error) {
+func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader, o BenchOpts, vary Variation) ([]labelled, AdaptInfo, error) {
+	k, maxDice := o.Adapt, o.MaxDice
 	var info AdaptInfo
 	if _, err := r.Adapt(nil); err != nil {
 		return nil, info, err
@@ -64,7 +65,7 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 				boxes = append(boxes, d.Box)
 			}
 		}
-		if bg.Add(img, boxes) == nil {
+		if !o.NoBackground && bg.Add(img, boxes) == nil {
 			info.Background++
 		} // a photo of another size is of another camera: it is not the background
 		img.Close()
@@ -80,7 +81,7 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 		return nil, info, fmt.Errorf("bench %s: %w", dir, err)
 	}
 	info.Adaptation = a
-	if bg.Frames() > 0 {
+	if bg.Frames() > 0 && !o.NoBackground {
 		b, err := bg.Make()
 		if err == nil {
 			err = r.SetBackground(b)

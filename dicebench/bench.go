@@ -36,9 +36,10 @@ type BenchOpts struct {
 	Settle int
 	// Adapt, when above 0, adapts the reader to each folder on its first Adapt photos by name
 	// (of those with at most MaxDice dice, as the rolls of a game), their labels standing in for
-	// the players' confirmations, makes the rig's background from them (dice.Background), and
-	// measures the rest.
-	Adapt int
+	// the players' confirmations, makes the rig's background from them (dice.Background) unless
+	// NoBackground, and measures the rest.
+	Adapt        int
+	NoBackground bool
 }
 
 // BenchSet is the score of one folder (or of the total).
@@ -129,7 +130,7 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 		}
 		var adapted *AdaptInfo
 		if o.Adapt > 0 {
-			rest, info, err := adaptTo(ctx, dir, photos, r, o.Adapt, o.MaxDice, vary)
+			rest, info, err := adaptTo(ctx, dir, photos, r, o, vary)
 			if err != nil {
 				return rep, err
 			}

@@ -167,6 +167,7 @@ func diceBenchCmd() *cobra.Command {
 		cuts     bool
 		settle   int
 		adapt    int
+		noBG     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
@@ -180,9 +181,12 @@ func diceBenchCmd() *cobra.Command {
   cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --adapt 10`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle, Adapt: adapt}
+			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle, Adapt: adapt, NoBackground: noBG}
 			if settle < 0 {
 				return fmt.Errorf("--settle %d: give a number of frames above 0", settle)
+			}
+			if noBG && adapt == 0 {
+				return fmt.Errorf("--no-background goes with --adapt K: without it no background is made")
 			}
 			if adapt < 0 {
 				return fmt.Errorf("--adapt %d: give the number of photos to learn each folder's dice from, 0 or more", adapt)
@@ -218,7 +222,8 @@ func diceBenchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&model, "model", "", "score the networks in this folder (detector.onnx, face.onnx, model.json; a held-out fold's weights) instead of the built-in ones")
 	cmd.Flags().IntVar(&settle, "settle", 0, "read each photo as the companion reads a still tray: settle over up to N frames of it, "+
 		"each with its own sensor noise (noise8@1, @2, ...) and read averaged with the frames before it, after --vary if given; no reading agreed counts as unreadable")
-	cmd.Flags().IntVar(&adapt, "adapt", 0, "learn each folder's dice from its first K photos by name (their labels standing in for the players' confirmations, as in play) and measure the rest")
+	cmd.Flags().IntVar(&adapt, "adapt", 0, "learn each folder's dice from its first K photos by name (their labels standing in for the players' confirmations, as in play), make the rig's background from them (the empty tray calibration keeps) and measure the rest")
+	cmd.Flags().BoolVar(&noBG, "no-background", false, "with --adapt: make no background (to see what it gives)")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd

@@ -245,8 +245,15 @@ func TestDiceBenchSettle(t *testing.T) {
 	}
 	nell := filepath.Join("..", "..", "dice", "testdata", "photos", "nell-byler")
 	out, err = calibrateCLI(t, "", "dice", "bench", nell, "--max-dice", "6", "--adapt", "10")
-	if err != nil || !strings.Contains(out, "nell-byler<=6: learnt ") || !strings.Contains(out, "from its first 10 photos") {
+	if err != nil || !strings.Contains(out, "nell-byler<=6: learnt ") || !strings.Contains(out, "from its first 10 photos") || !strings.Contains(out, "background from 10 photos") {
 		t.Errorf("dice bench --adapt 10: %v\n%s", err, out)
+	}
+	out, err = calibrateCLI(t, "", "dice", "bench", nell, "--max-dice", "6", "--adapt", "10", "--no-background")
+	if err != nil || !strings.Contains(out, "background from 0 photos") {
+		t.Errorf("dice bench --adapt 10 --no-background: %v\n%s", err, out)
+	}
+	if _, err := calibrateCLI(t, "", "dice", "bench", nell, "--no-background"); err == nil || !strings.Contains(err.Error(), "--no-background goes with --adapt") {
+		t.Errorf("--no-background alone: %v", err)
 	}
 	for _, flag := range []string{"--crops=" + filepath.Join(t.TempDir(), "crops.jsonl"), "--pips-only"} {
 		if _, err := calibrateCLI(t, "", "dice", "bench", dir, flag); err == nil || !strings.Contains(err.Error(), "unknown flag") {
