@@ -24,11 +24,11 @@ type AdaptInfo struct {
 	Background int `json:"background"`
 }
 
-// adaptTo reads the first k photos of a folder by name (of those with at most maxDice dice, if
-// o.MaxDice > 0) with the general reader, labels their
-// dice with the photos' labels as the players' confirmations (dice.Label) and adapts r to them.
-// The same photos, their dice masked (by the labels' boxes, or the reading's), make the
-// reader's background. It returns the photos left to measure.
+// adaptTo reads the first o.Adapt photos of a folder by name (of those with at most o.MaxDice
+// dice, if o.MaxDice > 0) with the general reader, labels their dice with the photos' labels as
+// the players' confirmations (dice.Label) and adapts r to them. The same photos, their dice
+// masked (by the labels' boxes, or the reading's), make the reader's background unless
+// o.NoBackground. It returns the photos left to measure.
 func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader, o BenchOpts, vary Variation) ([]labelled, AdaptInfo, error) {
 	k, maxDice := o.Adapt, o.MaxDice
 	var info AdaptInfo
