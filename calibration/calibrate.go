@@ -96,7 +96,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	occupied := 0 // looks at a tray that still held dice
 	// The empty tray, and the confirmed rolls round their dice, make the rig's background.
 	var bgm dice.BackgroundMaker
-	err = retry(ctx, p, o.Attempts, "Take the dice out of the tray, then press Enter", func() error {
+	err = retry(ctx, p, o.Attempts, AskEmpty, "Take the dice out of the tray, then press Enter", func() error {
 		frame, err := look(ctx, src, o.Frames)
 		if err != nil {
 			return err
@@ -150,7 +150,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}()
 	var frame gocv.Mat
 	var rd dice.Reading
-	err = retry(ctx, p, o.Attempts, fmt.Sprintf("Roll the %d dice into the tray; press Enter when they have stopped", o.Dice), func() error {
+	err = retry(ctx, p, o.Attempts, AskRoll, fmt.Sprintf("Roll the %d dice into the tray; press Enter when they have stopped", o.Dice), func() error {
 		f, err := look(ctx, src, o.Frames)
 		if err != nil {
 			return err
@@ -211,7 +211,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 			join(rd.Values()), rd.Status, join(dd.Values))
 		res.Notes = append(res.Notes, msg)
 		p.Say("Warning: " + msg + ".")
-		ans, err := p.Ask(ctx, "Keep this calibration anyway? (y/N)", "n")
+		ans, err := p.Ask(ctx, Question{Kind: AskKeep, Text: "Keep this calibration anyway? (y/N)", Def: "n"})
 		if err != nil {
 			return fail(err)
 		}
@@ -282,7 +282,7 @@ func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r
 		if i > o.Rolls {
 			q = fmt.Sprintf("Fewer than %d of %s seen yet: roll again, press Enter when they have stopped (s to stop learning)", dice.MinPerValue, few)
 		}
-		ans, err := p.Ask(ctx, q, "")
+		ans, err := p.Ask(ctx, Question{Kind: AskLearn, Text: q, Roll: i, Of: o.Rolls})
 		switch {
 		case err != nil:
 			return nil, err
@@ -404,16 +404,17 @@ func look(ctx context.Context, src camera.Source, n int) (gocv.Mat, error) {
 	return last, nil
 }
 
-// retry asks for the action, runs step, and on failure explains and asks again.
-func retry(ctx context.Context, p Prompter, attempts int, ask string, step func() error) error {
+// retry asks for the action (AskEmpty or AskRoll), runs step, and on failure explains and asks again.
+func retry(ctx context.Context, p Prompter, attempts int, kind Asking, ask string, step func() error) error {
 	var err error
 	for i := 0; i < attempts; i++ {
-		q := ask
+		q := Question{Kind: kind, Text: ask}
 		if i > 0 {
 			p.Say("That did not work: " + err.Error() + ".")
-			q = "Try again: " + strings.ToLower(ask[:1]) + ask[1:] + " (or q to stop)"
+			q.Text = "Try again: " + strings.ToLower(ask[:1]) + ask[1:] + " (or q to stop)"
+			q.Why = err.Error()
 		}
-		ans, aerr := p.Ask(ctx, q, "")
+		ans, aerr := p.Ask(ctx, q)
 		if aerr != nil {
 			return aerr
 		}
@@ -430,9 +431,12 @@ func retry(ctx context.Context, p Prompter, attempts int, ask string, step func(
 // askTray lets the person replace the tray outline by a box.
 func askTray(ctx context.Context, p Prompter, t *Tray) error {
 	for i := 0; ; i++ {
-		ans, err := p.Ask(ctx, "Is that the tray? Enter to accept, or type its box as x0,y0,x1,y1 in pixels", "")
+		ans, err := p.Ask(ctx, Question{Kind: AskTray, Text: "Is that the tray? Enter to accept, or type its box as x0,y0,x1,y1 in pixels (q to stop)"})
 		if err != nil || ans == "" {
 			return err
+		}
+		if ans == "q" {
+			return ErrCancelled
 		}
 		var r image.Rectangle
 		_, serr := fmt.Sscanf(strings.ReplaceAll(ans, " ", ""), "%d,%d,%d,%d", &r.Min.X, &r.Min.Y, &r.Max.X, &r.Max.Y)
@@ -456,9 +460,13 @@ var errBadValues = errors.New("no valid values given")
 func askValues(ctx context.Context, p Prompter, n int, read []int) ([]int, error) {
 	def := join(read)
 	for i := 0; ; i++ {
-		ans, err := p.Ask(ctx, fmt.Sprintf("Are the dice %s? Enter if so, or type the %d values you see", def, n), def)
+		ans, err := p.Ask(ctx, Question{Kind: AskValues, Text: fmt.Sprintf("Are the dice %s? Enter if so, or type the %d values you see (q to stop)", def, n),
+			Def: def, Dice: padded(read, n)})
 		if err != nil {
 			return nil, err
+		}
+		if ans == "q" {
+			return nil, ErrCancelled
 		}
 		vals, perr := parseValues(ans, n)
 		if perr == nil {
@@ -469,6 +477,13 @@ func askValues(ctx context.Context, p Prompter, n int, read []int) ([]int, error
 		}
 		p.Say(perr.Error() + ".")
 	}
+}
+
+// padded is read with 0s for the dice not read, n values in all.
+func padded(read []int, n int) []int {
+	out := make([]int, n)
+	copy(out, read)
+	return out
 }
 
 func parseValues(s string, n int) ([]int, error) {

@@ -52,7 +52,8 @@ type script struct {
 
 func (s *script) Say(msg string) { s.said = append(s.said, msg) }
 
-func (s *script) Ask(ctx context.Context, q, def string) (string, error) {
+func (s *script) Ask(ctx context.Context, qq Question) (string, error) {
+	q, def := qq.Text, qq.Def
 	s.asked = append(s.asked, fmt.Sprintf("%s [%s]", q, def))
 	if len(s.steps) == 0 {
 		s.t.Fatalf("unexpected question %q (default %q); said before:\n%s", q, def, strings.Join(s.said, "\n"))

@@ -10,15 +10,40 @@ import (
 	"sync"
 )
 
-// Prompter is how the procedure talks to the person calibrating: the
-// terminal in `cantstop calibrate`, a script in tests.
+// Prompter is how the procedure talks to the person calibrating: the terminal in `cantstop
+// calibrate`, the device's buttons and display (package panel), a script in tests.
 type Prompter interface {
 	// Say shows a message.
 	Say(msg string)
-	// Ask shows a question and returns the answer, trimmed; an empty
-	// answer means def.
-	Ask(ctx context.Context, question, def string) (string, error)
+	// Ask asks a question and returns the answer, trimmed: q.Def for an empty one.
+	Ask(ctx context.Context, q Question) (string, error)
 }
+
+// Question is one thing calibration asks. A terminal shows Text and takes a typed line; buttons
+// and a small display answer by Kind with the answers Kind lists.
+type Question struct {
+	Kind Asking
+	Text string // the question in words
+	Def  string // what an empty answer (Enter; OK on the buttons) means
+	// Why says what went wrong the last time, when this asks again.
+	Why string
+	// Dice are the values read (AskValues; 0 for a die not read), one per die in play.
+	Dice []int
+	// Roll and Of count the rolls of AskLearn: roll Roll of Of.
+	Roll, Of int
+}
+
+// Asking says what a Question wants. Every kind also takes "q": stop calibrating.
+type Asking int
+
+const (
+	AskEmpty  Asking = iota // empty the tray, then "" (Enter, OK)
+	AskRoll                 // roll the dice into the tray, then ""
+	AskTray                 // "" to take the tray found, or its box typed as x0,y0,x1,y1
+	AskValues               // the dice's values, as "2 3 5 5" (Def: the values read)
+	AskKeep                 // "y" to keep a calibration that misread its roll, "n" (Def) not
+	AskLearn                // roll again, then "" ("s": stop learning, keep what was learnt)
+)
 
 // Terminal prompts on a text terminal (or any line-based reader and writer).
 type Terminal struct {
@@ -40,8 +65,9 @@ func NewTerminal(in io.Reader, out io.Writer) *Terminal {
 
 func (t *Terminal) Say(msg string) { fmt.Fprintln(t.out, msg) }
 
-// Ask waits for a line or for ctx; input that ends before an answer is an error.
-func (t *Terminal) Ask(ctx context.Context, question, def string) (string, error) {
+// Ask shows q.Text and waits for a line or for ctx; input that ends before an answer is an error.
+func (t *Terminal) Ask(ctx context.Context, q Question) (string, error) {
+	question, def := q.Text, q.Def
 	if def != "" {
 		fmt.Fprintf(t.out, "%s [%s]: ", question, def)
 	} else {

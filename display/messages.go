@@ -96,6 +96,12 @@ const (
 	mSTResumed
 	mSTReady
 	mSTNewGame
+	mSTCalEmpty
+	mSTCalTray
+	mSTCalRoll
+	mSTCalKeep
+	mSTCalLearn
+	mSTCalDone
 	mSBError // status explanations, in Status order
 	mSBCamera
 	mSBReading
@@ -105,6 +111,12 @@ const (
 	mSBResumed
 	mSBReady
 	mSBNewGame
+	mSBCalEmpty
+	mSBCalTray
+	mSBCalRoll
+	mSBCalKeep
+	mSBCalLearn
+	mSBCalDone
 	mBustOdds
 	mHintBust
 	mNextOK

@@ -87,6 +87,12 @@ var de = [numMsgs]string{
 	mSTReady: "Bereit", mSBReady: "Der Spielbegleiter ist bereit.",
 	mBustOdds:  "Risiko: %s",
 	mSTNewGame: "Neues Spiel?", mSBNewGame: "OK beendet dieses Spiel (es wird archiviert). STOP: zurück.",
+	mSTCalEmpty: "Schale leeren", mSBCalEmpty: "Nimm die Würfel aus der Schale, dann OK. STOP: beenden.",
+	mSTCalTray: "Schale gefunden", mSBCalTray: "OK: verwenden. STOP: beenden.",
+	mSTCalRoll: "Würfeln", mSBCalRoll: "Wirf die Würfel in die Schale, dann OK.",
+	mSTCalKeep: "Wurf falsch gelesen", mSBCalKeep: "OK: Kalibrierung trotzdem behalten. STOP: beenden.",
+	mSTCalLearn: "Lerne deine Würfel", mSBCalLearn: "Noch einmal würfeln, dann OK. STOP: genug.",
+	mSTCalDone: "Kalibriert", mSBCalDone: "Der Leser kennt deine Schale und deine Würfel.",
 	mHintBust: "STOP: Würfel ändern", mNextOK: "OK: %s ist dran", mHintOK: "OK: weiter",
 	mHintRollOff: "%s: zwei Würfel werfen, dann OK", mHintStart: "OK: los geht’s",
 }

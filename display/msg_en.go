@@ -83,6 +83,12 @@ var en = [numMsgs]string{
 	mSTReady: "Ready", mSBReady: "The table companion is ready.",
 	mBustOdds:  "Bust chance: %s",
 	mSTNewGame: "New game?", mSBNewGame: "OK ends this game (it is archived). STOP: back.",
+	mSTCalEmpty: "Empty the tray", mSBCalEmpty: "Take the dice out of the tray, then OK. STOP: quit.",
+	mSTCalTray: "Tray found", mSBCalTray: "OK: use it. STOP: quit.",
+	mSTCalRoll: "Roll the dice", mSBCalRoll: "Roll the dice into the tray, then OK.",
+	mSTCalKeep: "Roll misread", mSBCalKeep: "OK: keep this calibration anyway. STOP: quit.",
+	mSTCalLearn: "Learning dice", mSBCalLearn: "Roll again, then OK. STOP: enough.",
+	mSTCalDone: "Calibrated", mSBCalDone: "The reader knows your tray and dice.",
 	mHintBust: "STOP: fix the dice", mNextOK: "OK: %s's turn", mHintOK: "OK: go on",
 	mHintRollOff: "%s: roll two dice, then OK", mHintStart: "OK: start",
 }

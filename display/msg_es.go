@@ -85,6 +85,12 @@ var es = [numMsgs]string{
 	mSTReady: "Listo", mSBReady: "El asistente de juego está listo.",
 	mBustOdds:  "Riesgo: %s",
 	mSTNewGame: "¿Partida nueva?", mSBNewGame: "OK termina la partida (se archiva). STOP: volver.",
+	mSTCalEmpty: "Vacía la bandeja", mSBCalEmpty: "Saca los dados de la bandeja y pulsa OK. STOP: salir.",
+	mSTCalTray: "Bandeja encontrada", mSBCalTray: "OK: usarla. STOP: salir.",
+	mSTCalRoll: "Tira los dados", mSBCalRoll: "Tira los dados en la bandeja y pulsa OK.",
+	mSTCalKeep: "Tirada mal leída", mSBCalKeep: "OK: guardar la calibración igualmente. STOP: salir.",
+	mSTCalLearn: "Aprendo tus dados", mSBCalLearn: "Vuelve a tirar y pulsa OK. STOP: basta.",
+	mSTCalDone: "Calibrado", mSBCalDone: "El lector conoce tu bandeja y tus dados.",
 	mHintBust: "STOP: corregir dados", mNextOK: "OK: turno de %s", mHintOK: "OK: seguir",
 	mHintRollOff: "%s: tira dos dados y pulsa OK", mHintStart: "OK: empezar",
 }

@@ -84,6 +84,12 @@ var fr = [numMsgs]string{
 	mSTReady: "Prêt", mSBReady: "Le compagnon de jeu est prêt.",
 	mBustOdds:  "Risque : %s",
 	mSTNewGame: "Nouvelle partie ?", mSBNewGame: "OK termine la partie (archivée). STOP : retour.",
+	mSTCalEmpty: "Videz le bac", mSBCalEmpty: "Retirez les dés du bac, puis OK. STOP : quitter.",
+	mSTCalTray: "Bac trouvé", mSBCalTray: "OK : l'utiliser. STOP : quitter.",
+	mSTCalRoll: "Lancez les dés", mSBCalRoll: "Lancez les dés dans le bac, puis OK.",
+	mSTCalKeep: "Lancer mal lu", mSBCalKeep: "OK : garder quand même ce calibrage. STOP : quitter.",
+	mSTCalLearn: "J'apprends vos dés", mSBCalLearn: "Relancez, puis OK. STOP : assez.",
+	mSTCalDone: "Calibré", mSBCalDone: "Le lecteur connaît votre bac et vos dés.",
 	mHintBust: "STOP : corriger", mNextOK: "OK : %s joue", mHintOK: "OK : continuer",
 	mHintRollOff: "%s : lancez deux dés, puis OK", mHintStart: "OK : commencer",
 }

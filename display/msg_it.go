@@ -84,6 +84,12 @@ var it = [numMsgs]string{
 	mSTReady: "Pronto", mSBReady: "Il compagno di gioco è pronto.",
 	mBustOdds:  "Rischio: %s",
 	mSTNewGame: "Nuova partita?", mSBNewGame: "OK chiude la partita (archiviata). STOP: indietro.",
+	mSTCalEmpty: "Svuota il vassoio", mSBCalEmpty: "Togli i dadi dal vassoio, poi OK. STOP: esci.",
+	mSTCalTray: "Vassoio trovato", mSBCalTray: "OK: usalo. STOP: esci.",
+	mSTCalRoll: "Tira i dadi", mSBCalRoll: "Tira i dadi nel vassoio, poi OK.",
+	mSTCalKeep: "Lancio letto male", mSBCalKeep: "OK: tieni comunque la calibrazione. STOP: esci.",
+	mSTCalLearn: "Imparo i dadi", mSBCalLearn: "Tira di nuovo, poi OK. STOP: basta.",
+	mSTCalDone: "Calibrato", mSBCalDone: "Il lettore conosce il tuo vassoio e i tuoi dadi.",
 	mHintBust: "STOP: correggi dadi", mNextOK: "OK: tocca a %s", mHintOK: "OK: avanti",
 	mHintRollOff: "%s: lancia due dadi, poi OK", mHintStart: "OK: inizia",
 }

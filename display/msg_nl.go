@@ -84,6 +84,12 @@ var nl = [numMsgs]string{
 	mSTReady: "Klaar", mSBReady: "De spelhulp is klaar.",
 	mBustOdds:  "Kans opgeblazen: %s",
 	mSTNewGame: "Nieuw spel?", mSBNewGame: "OK beëindigt dit spel (gearchiveerd). STOP: terug.",
+	mSTCalEmpty: "Maak de bak leeg", mSBCalEmpty: "Haal de stenen uit de bak, dan OK. STOP: stoppen.",
+	mSTCalTray: "Bak gevonden", mSBCalTray: "OK: gebruiken. STOP: stoppen.",
+	mSTCalRoll: "Gooi de stenen", mSBCalRoll: "Gooi de dobbelstenen in de bak, dan OK.",
+	mSTCalKeep: "Worp misgelezen", mSBCalKeep: "OK: deze kalibratie toch houden. STOP: stoppen.",
+	mSTCalLearn: "Ik leer je stenen", mSBCalLearn: "Gooi opnieuw, dan OK. STOP: genoeg.",
+	mSTCalDone: "Gekalibreerd", mSBCalDone: "De lezer kent je bak en je dobbelstenen.",
 	mHintBust: "STOP: verbeteren", mNextOK: "OK: beurt aan %s", mHintOK: "OK: verder",
 	mHintRollOff: "%s: gooi twee dobbelstenen, dan OK", mHintStart: "OK: beginnen",
 }

@@ -86,6 +86,12 @@ var ru = [numMsgs]string{
 	mSTReady: "Готово", mSBReady: "Помощник готов к игре.",
 	mBustOdds:  "Риск: %s",
 	mSTNewGame: "Новая игра?", mSBNewGame: "OK завершит игру (в архив). STOP: назад.",
+	mSTCalEmpty: "Освободите лоток", mSBCalEmpty: "Уберите кубики из лотка, затем OK. STOP: выход.",
+	mSTCalTray: "Лоток найден", mSBCalTray: "OK: использовать. STOP: выход.",
+	mSTCalRoll: "Бросьте кубики", mSBCalRoll: "Бросьте кубики в лоток, затем OK.",
+	mSTCalKeep: "Бросок не прочитан", mSBCalKeep: "OK: всё равно сохранить калибровку. STOP: выход.",
+	mSTCalLearn: "Учу ваши кубики", mSBCalLearn: "Бросьте ещё раз, затем OK. STOP: хватит.",
+	mSTCalDone: "Калибровка готова", mSBCalDone: "Устройство знает ваш лоток и кубики.",
 	mHintBust: "STOP: исправить", mNextOK: "OK: ходит %s", mHintOK: "OK: дальше",
 	mHintRollOff: "%s: бросьте два кубика и OK", mHintStart: "OK: начать",
 }

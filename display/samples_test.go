@@ -124,5 +124,12 @@ func samples() []sample {
 		{"status-resumed", Screen{Kind: KindStatus, Status: StatusResumed}},
 		{"status-ready", Screen{Kind: KindStatus, Status: StatusReady, Detail: "cantstop doctor"}},
 		{"status-newgame", Screen{Kind: KindStatus, Status: StatusNewGame}},
+		{"status-calempty", Screen{Kind: KindStatus, Status: StatusCalEmpty}},
+		{"status-calempty-again", Screen{Kind: KindStatus, Status: StatusCalEmpty, Detail: "the tray is not empty: 2 dice seen in it; take them out"}},
+		{"status-caltray", Screen{Kind: KindStatus, Status: StatusCalTray}},
+		{"status-calroll", Screen{Kind: KindStatus, Status: StatusCalRoll}},
+		{"status-calkeep", Screen{Kind: KindStatus, Status: StatusCalKeep}},
+		{"status-callearn", Screen{Kind: KindStatus, Status: StatusCalLearn, Detail: "3/6"}},
+		{"status-caldone", Screen{Kind: KindStatus, Status: StatusCalDone}},
 	}
 }

@@ -194,5 +194,11 @@ const (
 	StatusResumed                     // a saved game was resumed
 	StatusReady                       // the device works (cantstop doctor)
 	StatusNewGame                     // asks before ending the game in progress
+	StatusCalEmpty                    // calibration: empty the tray, then OK
+	StatusCalTray                     // calibration: the tray found, OK to take it
+	StatusCalRoll                     // calibration: roll the dice, then OK
+	StatusCalKeep                     // calibration: the roll was misread; keep it anyway?
+	StatusCalLearn                    // calibration: roll again so the reader learns the dice
+	StatusCalDone                     // calibration saved
 	numStatuses
 )
