@@ -12,6 +12,8 @@ import (
 
 	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/camera"
+	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/panel"
 	"github.com/spf13/cobra"
 )
 
@@ -21,6 +23,8 @@ func calibrateCmds() []*cobra.Command {
 		spec, profile, picture string
 		dice, frames, rolls    int
 		cf                     controlFlags
+		onButtons              bool
+		df                     deviceFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate",
@@ -36,15 +40,43 @@ learning from every roll the players confirm (cantstop doctor says how far it go
 The profile goes to --profile, else $CANTSTOP_CONFIG_DIR/calibration.json, else systemd's
 $CONFIGURATION_DIRECTORY/calibration.json, else ~/.config/cantstop/calibration.json.
 
+With --buttons it asks on the device's buttons and display instead of the terminal (OK: done,
+take it, keep it; STOP: quit, or enough rolls; the dice are corrected as in play), and takes
+the camera, the buttons, the display, the language and where the profile goes from the
+configuration (--config), as the service does: stop the service first.
+
 Camera sources: ` + sourceHelp,
 		Example: `  cantstop calibrate --camera v4l2:/dev/video0 --exposure 150 --wb-temperature 4600
   cantstop calibrate --camera rpicam:1280x960 --shutter 8000 --gain 1.5 --awbgains 1.6,1.4
+  sudo cantstop calibrate --buttons      # on the device, the service stopped
   cantstop calibrate show`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := cf.controls()
 			if err != nil {
 				return err
+			}
+			ctx := cmd.Context()
+			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+			out := cmd.OutOrStdout()
+			var prompt calibration.Prompter = calibration.NewTerminal(cmd.InOrStdin(), out)
+			var done func() error
+			if onButtons {
+				if dice != 4 {
+					return fmt.Errorf("--dice %d: --buttons calibrates the game's 4 dice (use the keyboard for other counts)", dice)
+				}
+				p, where, source, closeAll, err := buttonsPrompt(cmd, df, log)
+				if err != nil {
+					return err
+				}
+				defer closeAll.Close()
+				prompt, done = p, p.Done
+				if profile == "" {
+					profile = where
+				}
+				if spec == "" {
+					spec = source
+				}
 			}
 			if profile == "" {
 				if profile, err = calibration.DefaultPath(); err != nil {
@@ -65,15 +97,12 @@ Camera sources: ` + sourceHelp,
 			if spec == "" {
 				spec = defaultCamera()
 			}
-			ctx := cmd.Context()
-			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			src, err := camera.Open(ctx, spec, c, log)
 			if err != nil {
 				return err
 			}
 			defer src.Close()
-			out := cmd.OutOrStdout()
-			res, err := calibration.Run(ctx, src, calibration.NewTerminal(cmd.InOrStdin(), out), calibration.Options{
+			res, err := calibration.Run(ctx, src, prompt, calibration.Options{
 				Dice: dice, Camera: spec, Controls: c, Frames: frames, Rolls: rolls,
 			})
 			if err != nil {
@@ -91,6 +120,9 @@ Camera sources: ` + sourceHelp,
 				return err
 			}
 			fmt.Fprintln(out, "Look at what was seen in", picture)
+			if done != nil {
+				return done()
+			}
 			return nil
 		},
 	}
@@ -101,9 +133,38 @@ Camera sources: ` + sourceHelp,
 	f.IntVar(&dice, "dice", 4, "dice in play")
 	f.IntVar(&rolls, "rolls", calibration.DefaultRolls, "confirmed rolls the reader learns your dice from, the measuring roll among them (1: that roll alone)")
 	f.IntVar(&frames, "frames", 3, "frames read at each look, the last one kept (1 for file and folder sources)")
+	f.BoolVar(&onButtons, "buttons", false, "ask on the device's buttons and display (from the configuration) instead of the terminal")
+	df.add(cmd, false)
 	cf.register(cmd)
 	cmd.AddCommand(calibrateShowCmd())
 	return []*cobra.Command{cmd}
+}
+
+// buttonsPrompt opens the buttons and display the configuration names and returns the panel
+// on them, with where the configuration keeps the profile and its camera source.
+func buttonsPrompt(cmd *cobra.Command, df deviceFlags, log *slog.Logger) (*panel.Panel, string, string, io.Closer, error) {
+	loc := df.location()
+	cfg, _, err := loc.Load(configChecks())
+	if err != nil {
+		return nil, "", "", nil, fmt.Errorf("configuration (fix it, then check with cantstop config check %s):\n%w", loc.Path, err)
+	}
+	lang, err := display.ParseLang(cfg.Game.Language)
+	if err != nil {
+		return nil, "", "", nil, fmt.Errorf("[game] language: %w", err)
+	}
+	var open closers
+	screen, sc, err := openScreen(cfg, cmd.OutOrStdout(), lang)
+	if err != nil {
+		return nil, "", "", nil, err
+	}
+	open.add(sc.Close)
+	buttons, bc, err := openButtons(cfg, cmd.InOrStdin(), log)
+	if err != nil {
+		open.Close()
+		return nil, "", "", nil, err
+	}
+	open.add(bc.Close)
+	return panel.New(buttons, screen, cmd.OutOrStdout()), cfg.CalibrationPath(loc.Path), cfg.Camera.Source, open, nil
 }
 
 const sourceHelp = `v4l2:/dev/video0 (or v4l2:0, /dev/video0, 0) for a USB webcam; rpicam or

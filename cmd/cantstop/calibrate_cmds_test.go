@@ -194,3 +194,42 @@ func TestCalibrateShowUpgraded(t *testing.T) {
 		t.Errorf("calibrate show of a version 1 profile: %v\n%s", err, out)
 	}
 }
+
+// calibrate --buttons: the configuration's keyboard buttons and terminal display answer and
+// show the questions, and the profile goes where the configuration keeps it.
+func TestCalibrateOnButtons(t *testing.T) {
+	photo, err := os.ReadFile(filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, dir := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(frames, "1-tray.jpg"), photo, 0o644)
+	os.WriteFile(filepath.Join(frames, "2-roll.jpg"), photo, 0o644)
+	conf := filepath.Join(dir, "cantstop.conf")
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[game]\nlanguage = de\n[camera]\nsource = \"dir:"+frames+"?loop\"\ncalibration = rig.json\n"), 0o644)
+	// Enter is OK: the tray (twice, dice were left in it), the tray found, the roll, the dice as
+	// read, and "keep it anyway" if the roll was misread.
+	out, err := calibrateCLI(t, strings.Repeat("\n", 8), "calibrate", "--buttons", "--config", conf, "--frames", "1", "--rolls", "1")
+	if err != nil {
+		t.Fatalf("calibrate --buttons: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Schale leeren", "Schale gefunden", "Würfeln", "Kalibriert", "Saved the calibration profile to " + filepath.Join(dir, "rig.json")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := calibration.Load(filepath.Join(dir, "rig.json")); err != nil {
+		t.Error(err)
+	}
+	if _, err := calibrateCLI(t, "", "calibrate", "--buttons", "--config", conf, "--dice", "5"); err == nil || !strings.Contains(err.Error(), "--buttons calibrates the game's 4 dice") {
+		t.Errorf("--buttons --dice 5: %v", err)
+	}
+	// The input ends before the questions do: an error, no profile written over.
+	out, err = calibrateCLI(t, "\n", "calibrate", "--buttons", "--config", conf, "--frames", "1", "--rolls", "1", "--profile", filepath.Join(dir, "other.json"))
+	if err == nil || !strings.Contains(err.Error(), "wait for a button") {
+		t.Errorf("input ended: %v, want an error saying it waited for a button\n%s", err, out)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "other.json")); serr == nil {
+		t.Error("a profile written from an unfinished calibration")
+	}
+}
