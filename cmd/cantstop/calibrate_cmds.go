@@ -61,6 +61,9 @@ Camera sources: ` + sourceHelp,
 			out := cmd.OutOrStdout()
 			var prompt calibration.Prompter = calibration.NewTerminal(cmd.InOrStdin(), out)
 			var done func() error
+			if df.config != "" && !onButtons {
+				return fmt.Errorf("--config goes with --buttons (the terminal calibration takes --camera and --profile)")
+			}
 			if onButtons {
 				if dice != 4 {
 					return fmt.Errorf("--dice %d: --buttons calibrates the game's 4 dice (use the keyboard for other counts)", dice)

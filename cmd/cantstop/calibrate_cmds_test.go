@@ -221,6 +221,9 @@ func TestCalibrateOnButtons(t *testing.T) {
 	if _, err := calibration.Load(filepath.Join(dir, "rig.json")); err != nil {
 		t.Error(err)
 	}
+	if _, err := calibrateCLI(t, "", "calibrate", "--config", conf); err == nil || !strings.Contains(err.Error(), "--config goes with --buttons") {
+		t.Errorf("--config alone: %v", err)
+	}
 	if _, err := calibrateCLI(t, "", "calibrate", "--buttons", "--config", conf, "--dice", "5"); err == nil || !strings.Contains(err.Error(), "--buttons calibrates the game's 4 dice") {
 		t.Errorf("--buttons --dice 5: %v", err)
 	}
