@@ -176,7 +176,7 @@ func TestLearnerDropsAChangedRig(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	base := nellExamples(t, r, 20)
+	base := nellExamples(t, r, 18)
 	var logs strings.Builder
 	path := filepath.Join(t.TempDir(), LearntFile)
 	learnt := Learnt{Version: LearntVersion, Examples: base[:10]}

@@ -86,7 +86,7 @@ func TestAdaptOnPhotos(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	ex, rest := rigExamples(t, r, "nell-byler", 20)
+	ex, rest := rigExamples(t, r, "nell-byler", 18)
 	var n [7]int
 	for _, e := range ex {
 		n[e.Value]++
@@ -168,7 +168,7 @@ func TestAdaptRefusesBadExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	ex, _ := rigExamples(t, r, "nell-byler", 20)
+	ex, _ := rigExamples(t, r, "nell-byler", 18)
 	if a, err := r.Adapt(ex); err != nil || !a.Used {
 		t.Fatalf("adapt: %+v, %v", a, err)
 	}

@@ -156,12 +156,12 @@ func TestWatchRolls(t *testing.T) {
 // the 3 painted out (a speck of glare taking it, flickering light), which reads as a 2; each
 // frame is read alone (Average 1), as a mean would smooth the flicker away.
 func TestSettleDisputed(t *testing.T) {
-	img := settlePhoto(t, "matteop65/three_6.jpg")
+	img := settlePhoto(t, "matteop65/three_1.jpg")
 	defer img.Close()
 	painted := img.Clone()
 	defer painted.Close()
-	c := painted.GetVecbAt(311, 332-12) // the face's colour left of the pip
-	gocv.Circle(&painted, image.Pt(332, 311), 7, color.RGBA{c[2], c[1], c[0], 0}, -1)
+	c := painted.GetVecbAt(235, 326-12) // the face's colour left of the pip
+	gocv.Circle(&painted, image.Pt(326, 235), 7, color.RGBA{c[2], c[1], c[0], 0}, -1)
 	r := settleReader(t)
 	if rd := r.Read(painted); fmt.Sprint(rd.Values()) != "[2]" {
 		t.Fatalf("the painted frame reads %v %v, want [2]: the test needs a frame read otherwise", rd.Status, rd.Values())

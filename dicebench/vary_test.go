@@ -222,8 +222,8 @@ func TestBenchVary(t *testing.T) {
 		t.Errorf("varied report %q with %d photos, want rot180 with %d", rep.Variation, rep.Total.Photos, plain.Total.Photos)
 	}
 	// readSet's dice on a plain table are all read upright; upside down none is misread, but
-	// only 1 of the 5 photos is read exactly (measured 2026-12-06): the detector is not yet
-	// steady under a half turn of the whole frame (BENCHMARKS-dice.md).
+	// fewer are read exactly: the detector is not yet steady under a half turn of the whole
+	// frame (BENCHMARKS-dice.md).
 	if plain.Total.Exact != plain.Total.Photos || rep.Total.Exact < 1 || rep.Total.Misread != 0 {
 		t.Errorf("upside down: %d exact, %d misread; upright %d exact", rep.Total.Exact, rep.Total.Misread, plain.Total.Exact)
 	}
