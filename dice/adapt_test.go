@@ -195,7 +195,7 @@ func TestAdaptRefusesBadExamples(t *testing.T) {
 	}
 }
 
-// BenchmarkAdapt fits a rig's head on the dice of its first 20 photos (73 examples with the
+// BenchmarkAdapt fits a rig's head on the dice of its first 20 photos (77 examples with the
 // built-in networks) and on MaxFit examples (those repeated): the budget is 2 s.
 func BenchmarkAdapt(b *testing.B) {
 	r, err := NewReader(Opts{})
@@ -226,7 +226,7 @@ func BenchmarkReadAdapted(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	ex, _ := rigExamples(b, r, "nell-byler", 20)
+	ex, _ := rigExamples(b, r, "nell-byler", 18)
 	if a, err := r.Adapt(ex); err != nil || !a.Used {
 		b.Fatalf("not adapted: %+v %v", a, err)
 	}
