@@ -112,15 +112,19 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		}
 		// Dice left in the "empty" tray would be taken for the tray: say so once and look
 		// again; a second time it is kept with a note (the reader may see a die in a stain).
-		seen := plain.Read(in).Dice
-		if n := len(seen); n > 0 { // read or not: a die is a die
+		seen := plain.Read(in)
+		if n := len(seen.Dice); n > 0 { // read or not: a die is a die
 			if occupied++; occupied == 1 {
 				return fmt.Errorf("the tray is not empty: %s seen in it; take them out", plural(n, "die", "dice"))
 			}
 			res.Notes = append(res.Notes, fmt.Sprintf("the empty tray still looked as if it held %s: if it did, calibrate again", plural(n, "die", "dice")))
 		}
 		bgm = dice.BackgroundMaker{}
-		return bgm.Add(frame, boxes(seen, trayRect(tray).Min))
+		boxes := seen.Boxes() // in the tray's region: moved to the frame's pixels
+		for i := range boxes {
+			boxes[i] = boxes[i].Add(trayRect(tray).Min)
+		}
+		return bgm.Add(frame, boxes)
 	})
 	if err != nil {
 		return fail(err)
@@ -184,7 +188,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		return fail(err)
 	}
 	if len(rd.Dice) == len(dd.Values) { // every die boxed: the rest is the background
-		_ = bgm.Add(frame, boxes(rd.Dice, image.Point{})) // the size is the empty tray's: same camera
+		_ = bgm.Add(frame, rd.Boxes()) // the size is the empty tray's: same camera
 	}
 
 	if problem, fix := dd.Small(); problem != "" {
@@ -298,7 +302,7 @@ func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r
 		rd := r.Read(frame)
 		vals, err := askValues(ctx, p, o.Dice, rd.Values())
 		if err == nil && len(rd.Dice) == len(vals) {
-			_ = bgm.Add(frame, boxes(rd.Dice, image.Point{})) // the size is the empty tray's: same camera
+			_ = bgm.Add(frame, rd.Boxes()) // the size is the empty tray's: same camera
 		}
 		frame.Close()
 		if errors.Is(err, errBadValues) {
@@ -378,15 +382,6 @@ func bestReading(frame gocv.Mat, calibrated, plain *dice.Reader) dice.Reading {
 		return b
 	}
 	return a
-}
-
-// boxes are the dice's boxes, moved by off (from a region's pixels to the frame's).
-func boxes(dd []dice.Die, off image.Point) []image.Rectangle {
-	out := make([]image.Rectangle, len(dd))
-	for i, d := range dd {
-		out[i] = d.Box.Add(off)
-	}
-	return out
 }
 
 // look reads n frames and keeps the last: a live camera may hold older ones.

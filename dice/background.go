@@ -197,8 +197,7 @@ func (b *Background) compare(frame gocv.Mat, k cand) (corr, spread float64, ok b
 		return 0, 0, false
 	}
 	// The frame's patch at the background's scale: its region shrunk by the same factor.
-	fr := image.Rect(int(float64(r.Min.X)/s), int(float64(r.Min.Y)/s), int(math.Ceil(float64(r.Max.X)/s)), int(math.Ceil(float64(r.Max.Y)/s))).
-		Intersect(image.Rect(0, 0, frame.Cols(), frame.Rows()))
+	fr := scaleRect(r, 1/s).Intersect(image.Rect(0, 0, frame.Cols(), frame.Rows()))
 	if fr.Empty() {
 		return 0, 0, false
 	}

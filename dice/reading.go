@@ -66,6 +66,15 @@ type Reading struct {
 	Why string `json:"why,omitempty"`
 }
 
+// Boxes are the boxes of the dice found, read or not, in frame pixels.
+func (r Reading) Boxes() []image.Rectangle {
+	b := make([]image.Rectangle, len(r.Dice))
+	for i, d := range r.Dice {
+		b[i] = d.Box
+	}
+	return b
+}
+
 // Values returns the values of the dice that were read, sorted; unreadable dice are left out.
 func (r Reading) Values() []int {
 	v := make([]int, 0, len(r.Dice))

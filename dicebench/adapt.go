@@ -3,7 +3,6 @@ package dicebench
 import (
 	"context"
 	"fmt"
-	"image"
 	"slices"
 	"strings"
 	"time"
@@ -56,13 +55,11 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 			return nil, info, err
 		}
 		rd := r.Read(img)
-		boxes := make([]image.Rectangle, 0, len(rd.Dice))
-		for _, b := range p.boxes {
-			boxes = append(boxes, b.r)
-		}
-		if len(p.boxes) == 0 {
-			for _, d := range rd.Dice {
-				boxes = append(boxes, d.Box)
+		boxes := rd.Boxes()
+		if len(p.boxes) > 0 {
+			boxes = boxes[:0]
+			for _, b := range p.boxes {
+				boxes = append(boxes, b.r)
 			}
 		}
 		if !o.NoBackground && bg.Add(img, boxes) == nil {

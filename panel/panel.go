@@ -44,16 +44,21 @@ func New(b Buttons, r Renderer, out io.Writer) *Panel { return &Panel{b: b, r: r
 // Say writes msg to the Panel's writer.
 func (p *Panel) Say(msg string) { fmt.Fprintln(p.out, msg) }
 
-// status is the screen of each question kind, and what OK and STOP answer.
-var status = map[calibration.Asking]struct {
-	s        display.Status
-	ok, stop string
-}{
-	calibration.AskEmpty: {display.StatusCalEmpty, "", "q"},
-	calibration.AskRoll:  {display.StatusCalRoll, "", "q"},
-	calibration.AskTray:  {display.StatusCalTray, "", "q"},
-	calibration.AskKeep:  {display.StatusCalKeep, "y", "q"},
-	calibration.AskLearn: {display.StatusCalLearn, "", "s"},
+// screen is the status screen of a question kind, and what OK and STOP answer on it.
+func screen(k calibration.Asking) (s display.Status, ok, stop string, found bool) {
+	switch k {
+	case calibration.AskEmpty:
+		return display.StatusCalEmpty, "", "q", true
+	case calibration.AskRoll:
+		return display.StatusCalRoll, "", "q", true
+	case calibration.AskTray:
+		return display.StatusCalTray, "", "q", true
+	case calibration.AskKeep:
+		return display.StatusCalKeep, "y", "q", true
+	case calibration.AskLearn:
+		return display.StatusCalLearn, "", "s", true
+	}
+	return 0, "", "", false
 }
 
 // Ask shows the question's screen and waits for its answer.
@@ -61,15 +66,15 @@ func (p *Panel) Ask(ctx context.Context, q calibration.Question) (string, error)
 	if q.Kind == calibration.AskValues {
 		return p.values(ctx, q)
 	}
-	st, ok := status[q.Kind]
-	if !ok {
+	st, okAns, stopAns, found := screen(q.Kind)
+	if !found {
 		return "", fmt.Errorf("panel: question kind %d has no screen", q.Kind)
 	}
 	detail := q.Why
 	if q.Kind == calibration.AskLearn {
 		detail = strings.TrimSpace(fmt.Sprintf("%d/%d %s", q.Roll, q.Of, detail))
 	}
-	if err := p.r.Show(display.Screen{Kind: display.KindStatus, Status: st.s, Detail: detail}); err != nil {
+	if err := p.r.Show(display.Screen{Kind: display.KindStatus, Status: st, Detail: detail}); err != nil {
 		return "", fmt.Errorf("panel: %w", err)
 	}
 	for {
@@ -80,9 +85,9 @@ func (p *Panel) Ask(ctx context.Context, q calibration.Question) (string, error)
 		case ev.Long:
 			return "q", nil
 		case ev.Button == hw.OK:
-			return st.ok, nil
+			return okAns, nil
 		case ev.Button == hw.Stop:
-			return st.stop, nil
+			return stopAns, nil
 		}
 	}
 }

@@ -221,7 +221,6 @@ def main():
     log(f'loaded {sum(len(p) for _, p in photos)} photos, {sum(len(c) for _, c in crops)} crops '
         f'({time.time() - t0:.0f} s)')
     trainable = [(r, p) for r, p in photos if r != 'tai-studio']  # no boxes: measured only
-    rng = np.random.default_rng(a.seed)
     t1 = time.time()
     sx, sy = synth.build(a.synthetic, seed=a.seed, procs=2)
     log(f'drew {len(sx)} dice ({time.time() - t1:.0f} s)')
