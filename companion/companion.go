@@ -50,9 +50,7 @@ func New(deps Deps, opts Options) (*Companion, error) {
 	if opts.StateDir == "" {
 		return nil, fmt.Errorf("companion: Options.StateDir is required (the directory where games are saved)")
 	}
-	if cr, ok := deps.Dice.(*CameraReader); ok && cr == nil {
-		deps.Dice = nil // no camera: a typed nil must not look like one
-	}
+	deps.Dice = noTypedNil(deps.Dice)
 	def := DefaultOptions(opts.StateDir)
 	if opts.Lang == "" {
 		opts.Lang = def.Lang
@@ -198,4 +196,12 @@ func (c *Companion) players() []display.Player {
 		}
 	}
 	return ps
+}
+
+// noTypedNil is d, or nil for a nil *CameraReader (no camera), which must not look like one.
+func noTypedNil(d DiceReader) DiceReader {
+	if cr, ok := d.(*CameraReader); ok && cr == nil {
+		return nil
+	}
+	return d
 }

@@ -34,6 +34,12 @@ type Learner interface {
 	Confirm(values []int)
 }
 
+// Calibrator calibrates the camera again from the menu: calibration's questions on the
+// display, answered with b (the companion's buttons, which go on answering the service's
+// watchdog), then the dice reader set up from the new calibration, which replaces the one in
+// use (nil: none, the players enter the dice). An error leaves the reader in use as it was.
+type Calibrator func(ctx context.Context, b Buttons) (DiceReader, error)
+
 // ReadStatus says whether a DiceResult can be used.
 type ReadStatus int
 
@@ -72,6 +78,8 @@ type Deps struct {
 	Dice    DiceReader
 	Screen  Renderer
 	Log     *slog.Logger
+	// Calibrate, when set, puts "Calibrate camera" in the menu.
+	Calibrate Calibrator
 }
 
 // Options configure a companion; DefaultOptions fills in what is left zero.

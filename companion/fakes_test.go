@@ -186,9 +186,17 @@ func (f *fakeDice) ReadDice(ctx context.Context, want int) (DiceResult, error) {
 // play runs a companion until the script ends and returns it (closed).
 func play(t *testing.T, dir string, dice DiceReader, opts Options, script ...step) (*Companion, *driver) {
 	t.Helper()
+	return playWith(t, dir, func(*driver) Deps { return Deps{Dice: dice} }, opts, script...)
+}
+
+// playWith is play with the devices deps gives, the driver being the buttons and the screen.
+func playWith(t *testing.T, dir string, deps func(d *driver) Deps, opts Options, script ...step) (*Companion, *driver) {
+	t.Helper()
 	d := newDriver(t, script...)
 	opts.StateDir = dir
-	c, err := New(Deps{Buttons: d, Dice: dice, Screen: d}, opts)
+	dp := deps(d)
+	dp.Buttons, dp.Screen = d, d
+	c, err := New(dp, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,15 +8,23 @@ import (
 	"github.com/cantstop/cantstop/hw"
 )
 
-// menuItems are the long-press menu's entries, in order.
-var menuItems = []display.MenuItem{display.MenuCorrect, display.MenuUndo, display.MenuRules,
-	display.MenuOdds, display.MenuNewGame, display.MenuBack}
+// menuItems are the long-press menu's entries, in order: "Calibrate camera" when there is a
+// Calibrator.
+func (c *Companion) menuItems() []display.MenuItem {
+	items := []display.MenuItem{display.MenuCorrect, display.MenuUndo, display.MenuRules,
+		display.MenuOdds, display.MenuNewGame}
+	if c.deps.Calibrate != nil {
+		items = append(items, display.MenuCalibrate)
+	}
+	return append(items, display.MenuBack)
+}
 
 // menu runs the long-press menu. dice is the roll awaiting a choice, if any.
 // It returns dice to use instead (corrected or entered by hand), or nil when
 // the caller should go back to the game as it now stands.
 func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, error) {
 	sel := 0
+	menuItems := c.menuItems()
 	for {
 		c.show(display.Screen{Kind: display.KindMenu, Menu: menuItems, Selected: sel})
 		ev, err := c.next(ctx)
@@ -85,6 +93,16 @@ func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, 
 					}
 				}
 				return nil, c.newGame()
+			case display.MenuCalibrate:
+				c.show(display.Screen{Kind: display.KindStatus, Status: display.StatusCalibrate})
+				ev, err := c.next(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if ev.Long || ev.Button != hw.OK {
+					continue
+				}
+				return dice, c.calibrate(ctx)
 			}
 		}
 	}
@@ -129,6 +147,45 @@ func (c *Companion) rules(ctx context.Context, dice *engine.Dice) error {
 }
 
 // status shows a status screen until any press.
+// calibrate runs the Calibrator and reads the dice with the reader it sets up. A calibration
+// that fails or that the players quit is shown, and the game goes on with the reader it had;
+// only the buttons failing, or ctx ending, ends the loop.
+func (c *Companion) calibrate(ctx context.Context) error {
+	c.log.Info("calibrating the camera from the menu")
+	b := &loopButtons{c: c}
+	dr, err := c.deps.Calibrate(ctx, b)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case b.err != nil:
+		return b.err
+	case err != nil:
+		c.log.Warn("calibration from the menu not done: the dice are read as before", "err", err)
+		c.status(ctx, display.StatusError, "calibration not done: "+err.Error())
+		return ctx.Err()
+	}
+	c.deps.Dice = noTypedNil(dr)
+	c.camFails = 0
+	c.log.Info("calibrated from the menu: the dice reader uses the new calibration", "camera", c.deps.Dice != nil)
+	c.status(ctx, display.StatusCalDone, "")
+	return ctx.Err()
+}
+
+// loopButtons are the companion's buttons lent to a Calibrator: presses come through the
+// loop, which answers the watchdog's pings meanwhile; a buttons failure is kept for the loop.
+type loopButtons struct {
+	c   *Companion
+	err error
+}
+
+func (b *loopButtons) Next(ctx context.Context) (hw.Event, error) {
+	ev, err := b.c.next(ctx)
+	if err != nil && ctx.Err() == nil {
+		b.err = err
+	}
+	return ev, err
+}
+
 func (c *Companion) status(ctx context.Context, st display.Status, detail string) {
 	c.show(display.Screen{Kind: display.KindStatus, Status: st, Detail: detail})
 	c.next(ctx)

@@ -83,6 +83,7 @@ const (
 	mMRules
 	mMOdds
 	mMNewGame
+	mMCalibrate
 	mMBack
 	mCorrectHint
 	mCorrectDone
@@ -102,6 +103,7 @@ const (
 	mSTCalKeep
 	mSTCalLearn
 	mSTCalDone
+	mSTCalibrate
 	mSBError // status explanations, in Status order
 	mSBCamera
 	mSBReading
@@ -117,6 +119,7 @@ const (
 	mSBCalKeep
 	mSBCalLearn
 	mSBCalDone
+	mSBCalibrate
 	mBustOdds
 	mHintBust
 	mNextOK

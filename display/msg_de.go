@@ -73,7 +73,7 @@ var de = [numMsgs]string{
 	mRNoRefusals:    "Jede Aufteilung ist erlaubt",
 
 	mMCorrect: "Würfel korrigieren", mMUndo: "Rückgängig", mMRules: "Warum nicht?",
-	mMOdds: "Risiko zu scheitern", mMNewGame: "Neues Spiel", mMBack: "Zurück",
+	mMOdds: "Risiko zu scheitern", mMNewGame: "Neues Spiel", mMCalibrate: "Kamera kalibrieren", mMBack: "Zurück",
 	mCorrectHint: "◀▶ Wert, OK weiter",
 	mCorrectDone: "Diese Würfel nehmen",
 
@@ -93,6 +93,7 @@ var de = [numMsgs]string{
 	mSTCalKeep: "Wurf falsch gelesen", mSBCalKeep: "OK: Kalibrierung trotzdem behalten. STOP: beenden.",
 	mSTCalLearn: "Lerne deine Würfel", mSBCalLearn: "Noch einmal würfeln, dann OK. STOP: genug.",
 	mSTCalDone: "Kalibriert", mSBCalDone: "Der Leser kennt deine Schale und deine Würfel.",
+	mSTCalibrate: "Kalibrieren?", mSBCalibrate: "OK: Schale und Würfel neu lernen. STOP: zurück.",
 	mHintBust: "STOP: Würfel ändern", mNextOK: "OK: %s ist dran", mHintOK: "OK: weiter",
 	mHintRollOff: "%s: zwei Würfel werfen, dann OK", mHintStart: "OK: los geht’s",
 }

@@ -69,7 +69,7 @@ var en = [numMsgs]string{
 	mRNoRefusals:    "Every pairing is allowed",
 
 	mMCorrect: "Correct the dice", mMUndo: "Undo", mMRules: "Why not? (rules)",
-	mMOdds: "Chance to bust", mMNewGame: "New game", mMBack: "Back",
+	mMOdds: "Chance to bust", mMNewGame: "New game", mMCalibrate: "Calibrate camera", mMBack: "Back",
 	mCorrectHint: "◀▶ value, OK next",
 	mCorrectDone: "Use these dice",
 
@@ -89,6 +89,7 @@ var en = [numMsgs]string{
 	mSTCalKeep: "Roll misread", mSBCalKeep: "OK: keep this calibration anyway. STOP: quit.",
 	mSTCalLearn: "Learning dice", mSBCalLearn: "Roll again, then OK. STOP: enough.",
 	mSTCalDone: "Calibrated", mSBCalDone: "The reader knows your tray and dice.",
+	mSTCalibrate: "Calibrate?", mSBCalibrate: "OK: learn the tray and dice again. STOP: back.",
 	mHintBust: "STOP: fix the dice", mNextOK: "OK: %s's turn", mHintOK: "OK: go on",
 	mHintRollOff: "%s: roll two dice, then OK", mHintStart: "OK: start",
 }

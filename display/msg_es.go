@@ -71,7 +71,7 @@ var es = [numMsgs]string{
 	mRNoRefusals:    "Todas las parejas valen",
 
 	mMCorrect: "Corregir los dados", mMUndo: "Deshacer", mMRules: "¿Por qué no?",
-	mMOdds: "Riesgo de perder", mMNewGame: "Nueva partida", mMBack: "Volver",
+	mMOdds: "Riesgo de perder", mMNewGame: "Nueva partida", mMCalibrate: "Calibrar la cámara", mMBack: "Volver",
 	mCorrectHint: "◀▶ valor, OK sigue",
 	mCorrectDone: "Usar estos dados",
 
@@ -91,6 +91,7 @@ var es = [numMsgs]string{
 	mSTCalKeep: "Tirada mal leída", mSBCalKeep: "OK: guardar la calibración igualmente. STOP: salir.",
 	mSTCalLearn: "Aprendo tus dados", mSBCalLearn: "Vuelve a tirar y pulsa OK. STOP: basta.",
 	mSTCalDone: "Calibrado", mSBCalDone: "El lector conoce tu bandeja y tus dados.",
+	mSTCalibrate: "¿Calibrar?", mSBCalibrate: "OK: aprender otra vez bandeja y dados. STOP: volver.",
 	mHintBust: "STOP: corregir dados", mNextOK: "OK: turno de %s", mHintOK: "OK: seguir",
 	mHintRollOff: "%s: tira dos dados y pulsa OK", mHintStart: "OK: empezar",
 }

@@ -70,7 +70,7 @@ var fr = [numMsgs]string{
 	mRNoRefusals:    "Toutes les paires sont permises",
 
 	mMCorrect: "Corriger les dés", mMUndo: "Annuler", mMRules: "Règles : pourquoi ?",
-	mMOdds: "Risque d'arrêt forcé", mMNewGame: "Nouvelle partie", mMBack: "Retour",
+	mMOdds: "Risque d'arrêt forcé", mMNewGame: "Nouvelle partie", mMCalibrate: "Calibrer la caméra", mMBack: "Retour",
 	mCorrectHint: "◀▶ valeur, OK suite",
 	mCorrectDone: "Valider ces dés",
 
@@ -90,6 +90,7 @@ var fr = [numMsgs]string{
 	mSTCalKeep: "Lancer mal lu", mSBCalKeep: "OK : garder quand même ce calibrage. STOP : quitter.",
 	mSTCalLearn: "J'apprends vos dés", mSBCalLearn: "Relancez, puis OK. STOP : assez.",
 	mSTCalDone: "Calibré", mSBCalDone: "Le lecteur connaît votre bac et vos dés.",
+	mSTCalibrate: "Calibrer ?", mSBCalibrate: "OK : réapprendre plateau et dés. STOP : retour.",
 	mHintBust: "STOP : corriger", mNextOK: "OK : %s joue", mHintOK: "OK : continuer",
 	mHintRollOff: "%s : lancez deux dés, puis OK", mHintStart: "OK : commencer",
 }

@@ -70,7 +70,7 @@ var it = [numMsgs]string{
 	mRNoRefusals:    "Ogni coppia è consentita",
 
 	mMCorrect: "Correggi i dadi", mMUndo: "Annulla", mMRules: "Perché no? (regole)",
-	mMOdds: "Rischio di saltare", mMNewGame: "Nuova partita", mMBack: "Indietro",
+	mMOdds: "Rischio di saltare", mMNewGame: "Nuova partita", mMCalibrate: "Calibra la camera", mMBack: "Indietro",
 	mCorrectHint: "◀▶ valore, OK avanti",
 	mCorrectDone: "Usa questi dadi",
 
@@ -90,6 +90,7 @@ var it = [numMsgs]string{
 	mSTCalKeep: "Lancio letto male", mSBCalKeep: "OK: tieni comunque la calibrazione. STOP: esci.",
 	mSTCalLearn: "Imparo i dadi", mSBCalLearn: "Tira di nuovo, poi OK. STOP: basta.",
 	mSTCalDone: "Calibrato", mSBCalDone: "Il lettore conosce il tuo vassoio e i tuoi dadi.",
+	mSTCalibrate: "Calibrare?", mSBCalibrate: "OK: reimpara vassoio e dadi. STOP: indietro.",
 	mHintBust: "STOP: correggi dadi", mNextOK: "OK: tocca a %s", mHintOK: "OK: avanti",
 	mHintRollOff: "%s: lancia due dadi, poi OK", mHintStart: "OK: inizia",
 }

@@ -70,7 +70,7 @@ var nl = [numMsgs]string{
 	mRNoRefusals:    "Elke verdeling mag",
 
 	mMCorrect: "Worp verbeteren", mMUndo: "Ongedaan maken", mMRules: "Waarom niet?",
-	mMOdds: "Kans op opgeblazen", mMNewGame: "Nieuw spel", mMBack: "Terug",
+	mMOdds: "Kans op opgeblazen", mMNewGame: "Nieuw spel", mMCalibrate: "Camera kalibreren", mMBack: "Terug",
 	mCorrectHint: "◀▶ waarde, OK verder",
 	mCorrectDone: "Deze worp gebruiken",
 
@@ -90,6 +90,7 @@ var nl = [numMsgs]string{
 	mSTCalKeep: "Worp misgelezen", mSBCalKeep: "OK: deze kalibratie toch houden. STOP: stoppen.",
 	mSTCalLearn: "Ik leer je stenen", mSBCalLearn: "Gooi opnieuw, dan OK. STOP: genoeg.",
 	mSTCalDone: "Gekalibreerd", mSBCalDone: "De lezer kent je bak en je dobbelstenen.",
+	mSTCalibrate: "Kalibreren?", mSBCalibrate: "OK: bak en stenen opnieuw leren. STOP: terug.",
 	mHintBust: "STOP: verbeteren", mNextOK: "OK: beurt aan %s", mHintOK: "OK: verder",
 	mHintRollOff: "%s: gooi twee dobbelstenen, dan OK", mHintStart: "OK: beginnen",
 }

@@ -72,7 +72,7 @@ var ru = [numMsgs]string{
 	mRNoRefusals:    "Все пары разрешены",
 
 	mMCorrect: "Исправить кубики", mMUndo: "Отменить", mMRules: "Почему нет?",
-	mMOdds: "Риск неудачи", mMNewGame: "Новая игра", mMBack: "Назад",
+	mMOdds: "Риск неудачи", mMNewGame: "Новая игра", mMCalibrate: "Калибровка камеры", mMBack: "Назад",
 	mCorrectHint: "◀▶ число, OK далее",
 	mCorrectDone: "Принять кубики",
 
@@ -92,6 +92,7 @@ var ru = [numMsgs]string{
 	mSTCalKeep: "Бросок не прочитан", mSBCalKeep: "OK: всё равно сохранить калибровку. STOP: выход.",
 	mSTCalLearn: "Учу ваши кубики", mSBCalLearn: "Бросьте ещё раз, затем OK. STOP: хватит.",
 	mSTCalDone: "Калибровка готова", mSBCalDone: "Устройство знает ваш лоток и кубики.",
+	mSTCalibrate: "Калибровать?", mSBCalibrate: "OK: заново изучить лоток и кубики. STOP: назад.",
 	mHintBust: "STOP: исправить", mNextOK: "OK: ходит %s", mHintOK: "OK: дальше",
 	mHintRollOff: "%s: бросьте два кубика и OK", mHintStart: "OK: начать",
 }

@@ -51,7 +51,7 @@ func samples() []sample {
 	refusal := func(p engine.Pairing, a, b, sum int, r engine.Reason, col, player int) []engine.Refusal {
 		return []engine.Refusal{{Pairing: p, Sums: [2]int{a, b}, Sum: sum, Reason: r, Column: col, Player: player}}
 	}
-	menu := []MenuItem{MenuCorrect, MenuUndo, MenuRules, MenuOdds, MenuNewGame, MenuBack}
+	menu := []MenuItem{MenuCorrect, MenuUndo, MenuRules, MenuOdds, MenuNewGame, MenuCalibrate, MenuBack}
 	setup := Setup{Players: ps[:3], Rules: rules, Lang: ""}
 	editing := setup
 	editing.Editing = true
@@ -131,5 +131,6 @@ func samples() []sample {
 		{"status-calkeep", Screen{Kind: KindStatus, Status: StatusCalKeep}},
 		{"status-callearn", Screen{Kind: KindStatus, Status: StatusCalLearn, Detail: "3/6"}},
 		{"status-caldone", Screen{Kind: KindStatus, Status: StatusCalDone}},
+		{"status-calibrate", Screen{Kind: KindStatus, Status: StatusCalibrate}},
 	}
 }

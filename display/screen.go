@@ -177,6 +177,7 @@ const (
 	MenuRules // why is a sum or pairing not allowed
 	MenuOdds
 	MenuNewGame
+	MenuCalibrate // calibrate the camera again (the service's own calibration)
 	MenuBack
 	numMenuItems
 )
@@ -200,5 +201,6 @@ const (
 	StatusCalKeep                     // calibration: the roll was misread; keep it anyway?
 	StatusCalLearn                    // calibration: roll again so the reader learns the dice
 	StatusCalDone                     // calibration saved
+	StatusCalibrate                   // asks before calibrating from the menu
 	numStatuses
 )

@@ -58,7 +58,7 @@ func cameraPreviewCmd() *cobra.Command {
 				case found && c.Camera.Source == "none":
 					return fmt.Errorf("%s sets [camera] source = none: name the camera to aim with --camera (e.g. --camera %s)", loc.Path, defaultCamera())
 				case found:
-					src, r, _, err = openCamera(ctx, c, loc.Path, learntPath(doctorStateDir(&dev)), log)
+					src, r, _, err = openCamera(ctx, c, profilePath(c, loc.Path, doctorStateDir(&dev)), learntPath(doctorStateDir(&dev)), log)
 				default:
 					cam = defaultCamera()
 				}

@@ -21,14 +21,41 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// loadProfile reads the config's calibration profile; ok is false when
-// there is none (the reader then runs uncalibrated).
-func loadProfile(c config.Config, configPath string) (p calibration.Profile, ok bool, err error) {
-	p, err = calibration.Load(c.CalibrationPath(configPath))
+// loadProfile reads the calibration profile at path; ok is false when there is none (the
+// reader then runs uncalibrated).
+func loadProfile(path string) (p calibration.Profile, ok bool, err error) {
+	p, err = calibration.Load(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, false, nil
 	}
 	return p, err == nil, err
+}
+
+// menuProfile is where the service's menu saves a calibration: in its state directory, as
+// systemd keeps the service from writing its configuration directory (ProtectSystem=strict).
+func menuProfile(stateDir string) string {
+	if stateDir == "" {
+		return ""
+	}
+	return filepath.Join(stateDir, "calibration.json")
+}
+
+// profilePath is the calibration profile the service uses: the configuration's, or the one
+// calibrated from the menu when that was made later (or the configuration's does not load).
+// Calibrating with cantstop calibrate after the menu makes the configuration's the newer again.
+func profilePath(c config.Config, configPath, stateDir string) string {
+	conf, menu := c.CalibrationPath(configPath), menuProfile(stateDir)
+	if menu == "" || menu == conf {
+		return conf
+	}
+	m, err := calibration.Load(menu)
+	if err != nil {
+		return conf
+	}
+	if p, err := calibration.Load(conf); err == nil && !m.Created.After(p.Created) {
+		return conf
+	}
+	return menu
 }
 
 // rigExamples are the dice of the rig the reader was adapted to: the profile's, from the
@@ -66,29 +93,29 @@ func (rx *rigExamples) loadLearnt(path string, created time.Time, log *slog.Logg
 	}
 }
 
-// openCalibrated opens the camera with the profile's fixed controls and a
+// openCalibrated opens the camera with the profile's (at path profile) fixed controls and a
 // reader set up from the profile, scaled to the frames the camera gives, and
 // adapted to the rig's dice: the profile's and those learnt in play (the file
 // learnt, when not ""). Without a profile, or with a broken one (logged:
 // cantstop doctor and cantstop calibrate show say more), the camera runs on
 // automatic controls and the reader uncalibrated; a broken learnt file is
 // logged and not used.
-func openCalibrated(ctx context.Context, c config.Config, configPath, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
+func openCalibrated(ctx context.Context, c config.Config, profile, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
 	var rx rigExamples
 	var ro dice.Opts
 	var controls camera.Controls
 	var bg *dice.Background // the rig's empty tray, when the camera sees it as at calibration
-	p, ok, err := loadProfile(c, configPath)
+	p, ok, err := loadProfile(profile)
 	switch {
 	case err != nil:
 		log.Error("calibration profile not used: the dice reader runs uncalibrated; run cantstop calibrate again",
-			"path", c.CalibrationPath(configPath), "err", err)
+			"path", profile, "err", err)
 	case !ok:
-		log.Info("no calibration profile: the dice reader runs uncalibrated", "path", c.CalibrationPath(configPath))
+		log.Info("no calibration profile: the dice reader runs uncalibrated", "path", profile)
 	default:
 		controls = p.Controls
 		for _, u := range p.Upgraded {
-			log.Info("calibration profile upgraded: "+u, "path", c.CalibrationPath(configPath))
+			log.Info("calibration profile upgraded: "+u, "path", profile)
 		}
 		if problem, fix := p.Dice.Small(); problem != "" {
 			log.Warn("calibration: "+problem, "fix", fix)
@@ -118,7 +145,7 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 		case view.Moved():
 			// Set up for another view, the reader would leave out dice and learn others.
 			log.Warn("calibration profile not used: "+view.Problem()+"; the dice reader runs uncalibrated (the camera keeps the profile's controls) and learns nothing until you run cantstop calibrate",
-				"path", c.CalibrationPath(configPath))
+				"path", profile)
 			rx = rigExamples{moved: true}
 		case view.Recoloured():
 			log.Warn("calibration: "+view.Problem(), "fix", "run cantstop calibrate if dice are refused or corrected often")
@@ -133,7 +160,7 @@ func openCalibrated(ctx context.Context, c config.Config, configPath, learnt str
 			default:
 				bg = b
 			}
-			log.Info("calibration profile loaded", "path", c.CalibrationPath(configPath), "created", p.Created, "frame", size, "background", bg != nil)
+			log.Info("calibration profile loaded", "path", profile, "created", p.Created, "frame", size, "background", bg != nil)
 		}
 	}
 	ro.Expect = 4
@@ -285,8 +312,8 @@ func checkLearnt(profile, learnt string) (string, error) {
 }
 
 // checkTray compares the tray the camera sees with the calibrated one (doctor).
-func checkTray(ctx context.Context, c config.Config, configPath string, log *slog.Logger) (string, error) {
-	p, ok, err := loadProfile(c, configPath)
+func checkTray(ctx context.Context, c config.Config, profile string, log *slog.Logger) (string, error) {
+	p, ok, err := loadProfile(profile)
 	switch {
 	case err != nil:
 		return "not checked: the calibration profile does not load (see the calibration check)", nil

@@ -83,13 +83,13 @@ type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
 
-// openCamera opens the camera source of the config, calibrated when a
-// profile is there.
-func openCamera(ctx context.Context, c config.Config, configPath, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
+// openCamera opens the camera source of the config, calibrated when there is a profile at
+// path profile.
+func openCamera(ctx context.Context, c config.Config, profile, learnt string, log *slog.Logger) (camera.Source, *dice.Reader, rigExamples, error) {
 	if c.Camera.Source == "none" {
 		return nil, nil, rigExamples{}, errors.New("camera source is none")
 	}
-	return openCalibrated(ctx, c, configPath, learnt, log)
+	return openCalibrated(ctx, c, profile, learnt, log)
 }
 
 // setAside is the suffix the learnt file is renamed with before learning starts again: ".bad"
@@ -120,14 +120,14 @@ const cameraWait = 15 * time.Second
 // entered with the buttons) when the camera is not required and does not
 // open within wait. With a learnt file it learns the dice the players
 // confirm (calibration.Learner).
-func openDice(ctx context.Context, c config.Config, configPath, learnt string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
+func openDice(ctx context.Context, c config.Config, profile, learnt string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
 	none := closerFunc(func() error { return nil })
 	if c.Camera.Source == "none" {
 		return nil, none, nil
 	}
 	deadline := time.Now().Add(wait)
 	for try := 1; ; try++ {
-		src, r, rx, err := openCamera(ctx, c, configPath, learnt, log)
+		src, r, rx, err := openCamera(ctx, c, profile, learnt, log)
 		if err == nil {
 			cr := companion.NewCameraReader(src, r)
 			if learnt == "" || rx.moved {

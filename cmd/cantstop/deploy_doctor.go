@@ -75,6 +75,7 @@ func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.C
 		cfg = config.Default() // check the devices at their defaults anyway
 	}
 	log := sdlog.New(io.Discard, nil, false)
+	profile := profilePath(cfg, loc.Path, doctorStateDir(f))
 	var groups []string
 	if cfg.Buttons.Input == "gpio" {
 		groups = append(groups, "gpio")
@@ -88,12 +89,12 @@ func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.C
 	checks = append(checks,
 		doctor.Groups(os.Getuid(), processGroups, groups...),
 		doctor.StateDir(doctorStateDir(f)),
-		doctor.Calibration(cfg.CalibrationPath(loc.Path), checkCalibration),
+		doctor.Calibration(profile, checkCalibration),
 		doctor.RigDice(func(ctx context.Context) (string, error) {
-			return checkLearnt(cfg.CalibrationPath(loc.Path), learntPath(doctorStateDir(f)))
+			return checkLearnt(profile, learntPath(doctorStateDir(f)))
 		}),
 		doctor.Camera(cfg.Camera.Source, func(ctx context.Context) (doctor.Frames, error) {
-			src, r, _, err := openCamera(ctx, cfg, loc.Path, "", log)
+			src, r, _, err := openCamera(ctx, cfg, profile, "", log)
 			if r != nil {
 				r.Close()
 			}
@@ -105,7 +106,7 @@ func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.C
 	)
 	if cfg.Camera.Source != "none" {
 		checks = append(checks, doctor.Tray(func(ctx context.Context) (string, error) {
-			return checkTray(ctx, cfg, loc.Path, log)
+			return checkTray(ctx, cfg, profile, log)
 		}))
 	}
 	if cfg.Buttons.Input == "gpio" {
@@ -201,7 +202,7 @@ func interactiveChecks(cfg config.Config, configPath, stateDir string, in io.Rea
 	}
 	if cfg.Camera.Source != "none" {
 		checks = append(checks, doctor.CameraRead(cfg.Camera.Source, ask, func(ctx context.Context) (string, error) {
-			src, r, _, err := openCamera(ctx, cfg, configPath, learntPath(stateDir), log)
+			src, r, _, err := openCamera(ctx, cfg, profilePath(cfg, configPath, stateDir), learntPath(stateDir), log)
 			if err != nil {
 				return "", err
 			}

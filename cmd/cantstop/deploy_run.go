@@ -93,13 +93,19 @@ func run(cmd *cobra.Command, f *deviceFlags, level *slog.LevelVar, log *slog.Log
 	}
 	open.add(bc.Close)
 	service.Systemd("STATUS=opening the camera " + cfg.Camera.Source)
-	dice, dc, err := openDice(ctx, cfg, loc.Path, learntPath(stateDir), cameraWait, log)
+	rig := &diceRig{}
+	rig.dr, rig.c, err = openDice(ctx, cfg, profilePath(cfg, loc.Path, stateDir), learntPath(stateDir), cameraWait, log)
 	if err != nil {
 		return err
 	}
-	open.add(dc.Close)
+	open.add(rig.Close)
 
-	c, err := companion.New(companion.Deps{Buttons: buttons, Dice: dice, Screen: screen, Log: log},
+	deps := companion.Deps{Buttons: buttons, Dice: rig.dr, Screen: screen, Log: log}
+	if cfg.Camera.Source != "none" {
+		cal := &menuCalibrator{cfg: cfg, configPath: loc.Path, state: stateDir, screen: screen, rig: rig, log: log}
+		deps.Calibrate = cal.calibrate
+	}
+	c, err := companion.New(deps,
 		companion.Options{StateDir: stateDir, Lang: lang, Players: players(cfg), Rules: cfg.Game.Rules, Log: log})
 	if err != nil {
 		return err
@@ -107,7 +113,7 @@ func run(cmd *cobra.Command, f *deviceFlags, level *slog.LevelVar, log *slog.Log
 	open.add(c.Close)
 
 	camera := cfg.Camera.Source
-	if dice == nil {
+	if rig.dr == nil {
 		camera = "none (dice entered with the buttons)"
 	}
 	log.Info("companion running", "state_dir", stateDir, "camera", camera, "display", cfg.Display.Output,

@@ -149,7 +149,7 @@ func TestOpenDiceFallback(t *testing.T) {
 	log := sdlog.New(&logs, nil, false)
 
 	start := time.Now()
-	d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), "", 1500*time.Millisecond, log)
+	d, cl, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), "", 1500*time.Millisecond, log)
 	if err != nil || d != nil || cl == nil {
 		t.Fatalf("missing camera: reader %v, err %v; want no reader, no error", d, err)
 	}
@@ -163,7 +163,7 @@ func TestOpenDiceFallback(t *testing.T) {
 	}
 
 	c.Camera.Required = true
-	if _, _, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), "", 0, log); err == nil ||
+	if _, _, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), "", 0, log); err == nil ||
 		!strings.Contains(err.Error(), "required") {
 		t.Errorf("required camera missing: err %v", err)
 	}
@@ -187,7 +187,7 @@ func TestOpenDiceLearns(t *testing.T) {
 	learnt := filepath.Join(dir, calibration.LearntFile)
 	os.WriteFile(learnt, []byte(`{"version": 1, "examples": [{"value": 8}]}`), 0o644)
 	var logs syncBuffer
-	d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), learnt, time.Second, sdlog.New(&logs, nil, false))
+	d, cl, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), learnt, time.Second, sdlog.New(&logs, nil, false))
 	if err != nil || d == nil {
 		t.Fatalf("reader %v, %v", d, err)
 	}
@@ -208,7 +208,7 @@ func TestOpenDiceLearns(t *testing.T) {
 	if err := l.Save(learnt); err != nil {
 		t.Fatal(err)
 	}
-	d2, cl2, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), learnt, time.Second, sdlog.New(&logs, nil, false))
+	d2, cl2, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), learnt, time.Second, sdlog.New(&logs, nil, false))
 	if err != nil || d2 == nil {
 		t.Fatalf("reader %v, %v", d2, err)
 	}
@@ -267,7 +267,7 @@ func TestOpenCalibratedTray(t *testing.T) {
 		c := config.Default()
 		c.Camera.Source = "file:" + tc.photo
 		var logs syncBuffer
-		d, cl, err := openDice(context.Background(), c, filepath.Join(dir, "cantstop.conf"), learnt, time.Second, sdlog.New(&logs, nil, false))
+		d, cl, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), learnt, time.Second, sdlog.New(&logs, nil, false))
 		if err != nil || d == nil {
 			t.Fatalf("%s: reader %v, %v", tc.photo, d, err)
 		}
