@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,5 +103,137 @@ func TestMenuCalibrator(t *testing.T) {
 	}
 	if rig.dr != before {
 		t.Error("a quit calibration replaced the reader")
+	}
+}
+
+// TestRunCalibratesFromMenu: `cantstop run` under a watchdog offers "Calibrate camera" in the
+// menu; calibrating on the keyboard buttons keeps the watchdog fed, saves the profile in the
+// state directory and goes back to the game.
+func TestRunCalibratesFromMenu(t *testing.T) {
+	photo, err := os.ReadFile(filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, dir := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(frames, "1-tray.jpg"), photo, 0o644)
+	os.WriteFile(filepath.Join(frames, "2-roll.jpg"), photo, 0o644)
+	conf := filepath.Join(dir, "cantstop.conf")
+	os.WriteFile(conf, []byte("[buttons]\ninput = keyboard\n[display]\noutput = terminal\n[camera]\nsource = \"dir:"+frames+"?loop\"\n"), 0o644)
+	state := filepath.Join(dir, "state")
+	notes := notifySocket(t, dir, "300000")
+	t.Setenv("STATE_DIRECTORY", state)
+
+	keys, press := io.Pipe()
+	defer press.Close()
+	var screen, logs syncBuffer
+	root := newRootCmd()
+	root.SetArgs([]string{"run", "--config", conf})
+	root.SetIn(keys)
+	root.SetOut(&screen)
+	root.SetErr(&logs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	notes.wait(t, "READY=1")
+
+	// Setup: start the game; the roll-off: hold OK for the menu, Calibrate camera (second from
+	// the end), OK to its question; then Enter answers every calibration question.
+	press.Write([]byte("a\nMaa\n\n"))
+	waitFor(t, &screen, "Empty the tray")
+	// Calibration waits for a button: the loop must go on answering the watchdog's pings.
+	seen := notes.count("WATCHDOG=1")
+	time.Sleep(time.Second)
+	if notes.count("WATCHDOG=1") < seen+3 {
+		t.Errorf("%d WATCHDOG=1 in a second of calibration, want 3 or more: systemd would kill the service", notes.count("WATCHDOG=1")-seen)
+	}
+	press.Write([]byte(strings.Repeat("\n", 40)))
+	waitFor(t, &screen, "Calibrated")
+	if _, err := calibration.Load(filepath.Join(state, "calibration.json")); err != nil {
+		t.Errorf("no profile saved from the menu: %v", err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, logs.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+	for _, want := range []string{"calibration saved from the menu", "calibrated from the menu"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// waitFor waits until the screen shows want.
+func waitFor(t *testing.T, screen *syncBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(screen.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %q:\n%s", want, screen.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// notes are the sd_notify states sent to a fake $NOTIFY_SOCKET.
+type notes struct {
+	mu  sync.Mutex
+	got []string
+}
+
+// notifySocket listens as systemd would, with a watchdog of usec microseconds.
+func notifySocket(t *testing.T, dir, usec string) *notes {
+	t.Helper()
+	sock := filepath.Join(dir, "notify")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	t.Setenv("NOTIFY_SOCKET", sock)
+	t.Setenv("WATCHDOG_USEC", usec)
+	t.Setenv("WATCHDOG_PID", "")
+	t.Setenv("CONFIGURATION_DIRECTORY", "")
+	n := &notes{}
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			k, err := conn.Read(buf)
+			if err != nil {
+				return
+			}
+			n.mu.Lock()
+			n.got = append(n.got, string(buf[:k]))
+			n.mu.Unlock()
+		}
+	}()
+	return n
+}
+
+func (n *notes) count(state string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	c := 0
+	for _, s := range n.got {
+		if s == state {
+			c++
+		}
+	}
+	return c
+}
+
+func (n *notes) wait(t *testing.T, state string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for n.count(state) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s", state)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
