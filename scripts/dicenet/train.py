@@ -189,8 +189,9 @@ def main():
     ap.add_argument('--bare', type=float, default=0.5,
                     help='share of the "no die" squares kept: they are 35%% of all, and pulled clear faces unsure')
     ap.add_argument('--detectors', default='',
-                    help='take each detector from final.pt / fold-RIG.pt in this folder instead of training it '
-                         '(the same seed trains the same weights: training is deterministic on the CPU)')
+                    help='take each detector from final.pt / fold-RIG.pt in this folder, where there is one, '
+                         'instead of training it (the same seed trains the same weights: training is '
+                         'deterministic on the CPU)')
     ap.add_argument('--synthetic', type=int, default=14000)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--extra', action='append', default=[],
@@ -235,7 +236,7 @@ def main():
         return X[keep], Y[keep]
 
     def detector(keep, name):
-        if a.detectors:
+        if a.detectors and os.path.exists(os.path.join(a.detectors, name)):
             m = nets.Detector()
             m.load_state_dict(torch.load(os.path.join(a.detectors, name))['det'])
             log(f'  detector from {os.path.join(a.detectors, name)}')
