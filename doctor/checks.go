@@ -149,7 +149,7 @@ func Calibration(path string, load func(path string) (string, error)) Check {
 	return Check{Name: "calibration", Run: func(ctx context.Context) (string, error) {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return "", Warning("no calibration profile at "+path+": the dice reader runs uncalibrated",
-				"run cantstop calibrate with the empty tray and then the four dice under the camera")
+				"on the device hold a button → Calibrate camera, or run cantstop calibrate, with the empty tray and then the four dice under the camera")
 		}
 		d, err := load(path)
 		if p := (*Problem)(nil); errors.As(err, &p) {
