@@ -146,7 +146,6 @@ func (c *Companion) rules(ctx context.Context, dice *engine.Dice) error {
 	}
 }
 
-// status shows a status screen until any press.
 // calibrate runs the Calibrator and reads the dice with the reader it sets up. A calibration
 // that fails or that the players quit is shown, and the game goes on with the reader it had;
 // only the buttons failing, or ctx ending, ends the loop.
@@ -186,6 +185,7 @@ func (b *loopButtons) Next(ctx context.Context) (hw.Event, error) {
 	return ev, err
 }
 
+// status shows a status screen until any press.
 func (c *Companion) status(ctx context.Context, st display.Status, detail string) {
 	c.show(display.Screen{Kind: display.KindStatus, Status: st, Detail: detail})
 	c.next(ctx)

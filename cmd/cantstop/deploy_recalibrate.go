@@ -33,7 +33,8 @@ func (r *diceRig) Close() error {
 // menuCalibrator is `cantstop run`'s companion.Calibrator: calibration on the players' buttons
 // and the display, with the camera the dice reader holds, saved to the state directory
 // (menuProfile), then the dice reader opened again from it, as the service opens it at start
-// (the dice learnt with the old calibration set aside, learning again).
+// (the dice learnt with the old calibration set aside, learning again). A camera that does not
+// open again leaves the players entering the dice, as at a start without one.
 type menuCalibrator struct {
 	cfg               config.Config
 	configPath, state string
@@ -78,8 +79,9 @@ func (m *menuCalibrator) calibrate(ctx context.Context, b companion.Buttons) (co
 	}
 	m.rig.dr, m.rig.c = nil, nil
 	dr, c, err := openDice(ctx, m.cfg, path, learntPath(m.state), cameraWait, m.log)
-	if err != nil {
-		return nil, err
+	if err != nil { // the old reader is closed: the players enter the dice until a restart
+		m.log.Error("calibration saved, but the camera did not open again: the dice are entered with the buttons until the service restarts", "err", err)
+		return nil, nil
 	}
 	m.rig.dr, m.rig.c = dr, c
 	return dr, nil
