@@ -185,7 +185,7 @@ def main():
     ap.add_argument('--work', default='.cache/dicenet', help='held-out readings and fold weights')
     ap.add_argument('--det-iters', type=int, default=2600)
     ap.add_argument('--det-ones', type=float, default=2.0, help='photos showing a 1 drawn this many times as often')
-    ap.add_argument('--face-epochs', type=int, default=10)
+    ap.add_argument('--face-epochs', type=int, default=16)
     ap.add_argument('--bare', type=float, default=0.5,
                     help='share of the "no die" squares kept: they are 35%% of all, and pulled clear faces unsure')
     ap.add_argument('--detectors', default='',
