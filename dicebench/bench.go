@@ -174,29 +174,15 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 	return rep, nil
 }
 
-func benchPhoto(ctx context.Context, dir string, p labelled, r *dice.Reader, o BenchOpts, vary Variation, s *BenchSet) error {
-	img, err := loadPhoto(dir, p.file, vary)
-	if err != nil {
-		return err
-	}
-	defer img.Close()
-	t0 := time.Now()
-	var rd dice.Reading
-	if o.Settle > 0 {
-		var err error
-		if rd, err = settleNoisy(ctx, img, r, o.Settle); err != nil {
-			return fmt.Errorf("bench %s: %s: %w", dir, p.file, err)
-		}
-	} else {
-		rd = r.Read(img)
-	}
-	s.ms = append(s.ms, float64(time.Since(t0).Microseconds())/1000)
+// count scores one reading of photo p: exact only when reported read with every value right
+// (a reading refused for a doubt is not exact, however many of its dice were read right).
+func (s *BenchSet) count(p labelled, rd dice.Reading) (exact bool) {
 	got := rd.Values()
 	s.Photos++
 	s.Dice += len(p.values)
 	common := intersect(p.values, got)
 	s.DiceCorrect += common
-	exact := common == len(p.values) && len(got) == len(p.values) && len(got) == len(rd.Dice)
+	exact = rd.Status == dice.StatusRead && common == len(p.values) && len(got) == len(p.values) && len(got) == len(rd.Dice)
 	if exact {
 		s.Exact++
 	} else {
@@ -214,6 +200,27 @@ func benchPhoto(ctx context.Context, dir string, p labelled, r *dice.Reader, o B
 	case !exact:
 		s.Incomplete++
 	}
+	return exact
+}
+
+func benchPhoto(ctx context.Context, dir string, p labelled, r *dice.Reader, o BenchOpts, vary Variation, s *BenchSet) error {
+	img, err := loadPhoto(dir, p.file, vary)
+	if err != nil {
+		return err
+	}
+	defer img.Close()
+	t0 := time.Now()
+	var rd dice.Reading
+	if o.Settle > 0 {
+		var err error
+		if rd, err = settleNoisy(ctx, img, r, o.Settle); err != nil {
+			return fmt.Errorf("bench %s: %s: %w", dir, p.file, err)
+		}
+	} else {
+		rd = r.Read(img)
+	}
+	s.ms = append(s.ms, float64(time.Since(t0).Microseconds())/1000)
+	exact := s.count(p, rd)
 	if len(p.boxes) > 0 && vary == nil { // a variation may move the dice off their boxes
 		s.matchBoxes(p.file, p.boxes, rd)
 	} else {
