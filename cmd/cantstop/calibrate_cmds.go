@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -87,7 +86,7 @@ Camera sources: ` + sourceHelp,
 				}
 			}
 			if picture == "" {
-				picture = strings.TrimSuffix(profile, filepath.Ext(profile)) + ".png"
+				picture = picturePath(profile)
 			}
 			// Recalibrating keeps the camera controls of the last calibration
 			// unless some are given now.

@@ -69,7 +69,7 @@ func (m *menuCalibrator) calibrate(ctx context.Context, b companion.Buttons) (co
 	if err := res.Profile.Save(path); err != nil {
 		return nil, err
 	}
-	picture := strings.TrimSuffix(path, filepath.Ext(path)) + ".png"
+	picture := picturePath(path)
 	if err := res.WritePicture(picture); err != nil {
 		m.log.Warn("calibration picture not written", "err", err)
 	}
@@ -98,4 +98,9 @@ func (m *menuCalibrator) source(ctx context.Context, controls camera.Controls) (
 	}
 	src, err := camera.Open(ctx, m.cfg.Camera.Source, controls, m.log)
 	return src, err == nil, err
+}
+
+// picturePath is where the annotated picture of a calibration goes: beside its profile, .png.
+func picturePath(profile string) string {
+	return strings.TrimSuffix(profile, filepath.Ext(profile)) + ".png"
 }
