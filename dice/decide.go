@@ -13,7 +13,11 @@ import (
 // face is read if its value's probability reaches th.Face; a non-die peak whose face the
 // network reads surely (a value at least th.Doubt) may be a missed die. Any doubt makes the frame
 // unreadable: the reader never guesses. expect > 0 asks for that many dice.
-func decide(c []cand, probs [][7]float64, th thresholds, expect int) Reading {
+//
+// looks, when not nil, holds per candidate the index in c of its closer look (withLooks), or -1:
+// a candidate under th.Peak whose look is a die with its face read surely (th.Look too) is that
+// die, as the look frames it. c then holds the candidates and after them their looks.
+func decide(c []cand, probs [][7]float64, th thresholds, expect int, looks []int) Reading {
 	type kept struct {
 		cand
 		d Die
@@ -21,11 +25,19 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int) Reading {
 	var dice []kept
 	unsure := 0
 	var spot *cand
-	for i, k := range c {
-		if i >= len(probs) {
-			break
+	n := len(c)
+	if looks != nil {
+		n = min(n, len(looks))
+	}
+	for i := 0; i < n && i < len(probs); i++ {
+		k, p, at := c[i], probs[i], i
+		if looks != nil && k.peak < th.Peak {
+			if j := looks[i]; j >= 0 && j < min(len(c), len(probs)) {
+				if q := probs[j]; c[j].peak >= th.Peak && q[0] < 0.5 && maxFace(q) >= max(th.Face, th.Look) {
+					k, p, at = c[j], q, j
+				}
+			}
 		}
-		p := probs[i]
 		same := false
 		for _, d := range dice {
 			if math.Hypot(k.x-d.x, k.y-d.y) < 0.5*math.Max(k.side, d.side) {
@@ -38,7 +50,7 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int) Reading {
 		}
 		if k.peak >= th.Peak && p[0] < 0.5 {
 			v := topValue(p)
-			d := Die{Value: v, Box: box(k), Confidence: p[v], Probs: p, cand: i}
+			d := Die{Value: v, Box: box(k), Confidence: p[v], Probs: p, cand: at}
 			if p[v] < th.Face {
 				d.Value = 0
 				d.Why = fmt.Sprintf("face not read surely: leans to %d at %.2f", v, p[v])

@@ -57,7 +57,7 @@ func TestDecide(t *testing.T) {
 		{"doubt without dice is no dice", []cand{die(0.2, 100, 100)}, [][7]float64{face(1, 0.99)}, 0, StatusUnreadable, []int{}, 0, "no dice found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := decide(tc.cands, tc.probs, th, tc.expect)
+			r := decide(tc.cands, tc.probs, th, tc.expect, nil)
 			if r.Status != tc.status || !reflect.DeepEqual(r.Values(), tc.values) || len(r.Dice) != tc.dice {
 				t.Errorf("%v %v with %d dice (%s), want %v %v with %d", r.Status, r.Values(), len(r.Dice), r.Why, tc.status, tc.values, tc.dice)
 			}
@@ -75,7 +75,7 @@ func TestDecideDice(t *testing.T) {
 	// A tie between 3 and 5 leans to the smaller value, as np.argmax.
 	tie := [7]float64{0, 0, 0, 0.45, 0, 0.45, 0.1}
 	probs := [][7]float64{face(6, 0.95), face(1, 0.99), tie}
-	r := decide(c, probs, th, 0)
+	r := decide(c, probs, th, 0, nil)
 	want := []Die{
 		{Value: 1, Box: image.Rect(85, 35, 116, 66), Confidence: 0.99, Probs: probs[1], cand: 1},
 		{Value: 0, Box: image.Rect(180, 80, 220, 120), Confidence: 0.45, Why: "face not read surely: leans to 3 at 0.45", Probs: tie, cand: 2},
@@ -84,4 +84,56 @@ func TestDecideDice(t *testing.T) {
 	if !reflect.DeepEqual(r.Dice, want) {
 		t.Errorf("dice\n%+v\nwant\n%+v", r.Dice, want)
 	}
+}
+
+// TestDecideLooks: a weak candidate is the die its closer look finds when that look is a peak
+// at least th.Peak sure whose face is read surely, as the look frames it; any other look is
+// passed over and the candidate decided as it is.
+func TestDecideLooks(t *testing.T) {
+	th := thresholds{Peak: 0.5, Face: 0.9, Doubt: 0.9, Look: 0.95, MinPeak: 0.1}
+	strong := cand{peak: 0.9, x: 100, y: 100, side: 40}
+	weak := cand{peak: 0.4, x: 250, y: 120, side: 30}
+	for _, tc := range []struct {
+		name   string
+		look   cand
+		face   [7]float64 // the look's
+		weak   [7]float64 // the weak candidate's own
+		status Status
+		values []int
+		box    image.Rectangle // the second die's, if any
+	}{
+		{"a sure look is a die", cand{0.7, 252, 121, 36}, face(4, 0.97), face(4, 0.6), StatusRead, []int{2, 4}, image.Rect(234, 103, 270, 139)},
+		{"its value, not the candidate's", cand{0.7, 252, 121, 36}, face(5, 0.95), face(3, 0.95), StatusRead, []int{2, 5}, image.Rect(234, 103, 270, 139)},
+		{"an unsure look leaves the candidate's doubt", cand{0.7, 252, 121, 36}, face(4, 0.8), face(4, 0.95), StatusUnreadable, []int{2}, image.Rectangle{}},
+		{"an unsure look of a candidate read unsurely: no die, no doubt", cand{0.7, 252, 121, 36}, face(4, 0.8), face(4, 0.5), StatusRead, []int{2}, image.Rectangle{}},
+		{"a weak look is no die", cand{0.45, 252, 121, 36}, face(4, 0.99), face(4, 0.5), StatusRead, []int{2}, image.Rectangle{}},
+		{"a look under th.Look is no die", cand{0.7, 252, 121, 36}, face(4, 0.93), face(4, 0.5), StatusRead, []int{2}, image.Rectangle{}},
+		{"a bare look is no die", cand{0.7, 252, 121, 36}, face(0, 0.99), face(4, 0.5), StatusRead, []int{2}, image.Rectangle{}},
+		{"a look on the strong die is that die", cand{0.7, 105, 100, 40}, face(6, 0.99), face(4, 0.5), StatusRead, []int{2}, image.Rectangle{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := []cand{strong, weak, tc.look}
+			probs := [][7]float64{face(2, 0.99), tc.weak, tc.face}
+			r := decide(c, probs, th, 0, []int{-1, 2})
+			if r.Status != tc.status || !reflect.DeepEqual(r.Values(), tc.values) {
+				t.Fatalf("%v %v (%s), want %v %v", r.Status, r.Values(), r.Why, tc.status, tc.values)
+			}
+			if tc.box.Empty() {
+				if len(r.Dice) != 1 {
+					t.Errorf("%d dice, want 1", len(r.Dice))
+				}
+				return
+			}
+			if d := r.Dice[1]; d.Box != tc.box || d.cand != 2 || d.Probs != tc.face {
+				t.Errorf("die %+v, want the look's box %v, candidate 2 and its probabilities", d, tc.box)
+			}
+		})
+	}
+	t.Run("a strong candidate keeps its own reading", func(t *testing.T) {
+		c := []cand{strong, {0.7, 101, 100, 40}}
+		r := decide(c, [][7]float64{face(2, 0.99), face(5, 0.99)}, th, 0, []int{1})
+		if !reflect.DeepEqual(r.Values(), []int{2}) || r.Dice[0].cand != 0 {
+			t.Errorf("%v from candidate %d, want [2] from 0", r.Values(), r.Dice[0].cand)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -13,6 +14,16 @@ import (
 
 // maxCands is the most detector peaks read further (pipeline.MAX_CANDS).
 const maxCands = 24
+
+// A candidate at least closerFrom sure but under the peak threshold is looked at closer: the
+// detector run again on a zoomSide square round it at zoom times the letterbox's scale
+// (pipeline.CLOSER_FROM, ZOOM, ZOOM_SIDE). Small dice the detector half sees at its 320 px it
+// sees whole there; weaker candidates are mostly specks and parts of dice.
+const (
+	closerFrom = 0.3
+	zoom       = 2.0
+	zoomSide   = 128
+)
 
 // cand is one detector peak: how sure, the die's centre and side, in frame pixels.
 type cand struct {
@@ -88,12 +99,109 @@ func (m *model) candidates(frame gocv.Mat) ([]cand, error) {
 	if err != nil {
 		return nil, fmt.Errorf("detector output: %w", err)
 	}
-	return peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak), nil
+	return surest(peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak)), nil
+}
+
+// surest sorts candidates surest first (ties keep their order) and keeps at most maxCands.
+func surest(c []cand) []cand {
+	sort.SliceStable(c, func(i, j int) bool { return c[i].peak > c[j].peak })
+	if len(c) > maxCands {
+		c = c[:maxCands]
+	}
+	return c
+}
+
+// zoomSquare cuts the side x side detector input round (cx, cy) at scale z from a BGR frame
+// (common.zoom_square): a square of side/z frame pixels, rounded to whole pixels, from (x0, y0),
+// the letterbox's grey past the frame's edge, resized to side. It returns the square and its
+// scale; the caller closes the square.
+func zoomSquare(frame gocv.Mat, cx, cy, z float64, side int, cfg config) (sq gocv.Mat, s float64, x0, y0 int) {
+	n := max(4, int(math.RoundToEven(float64(side)/z)))
+	x0 = int(math.RoundToEven(cx - float64(n)/2))
+	y0 = int(math.RoundToEven(cy - float64(n)/2))
+	p := float64(cfg.Pad)
+	full := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(p, p, p, 0), n, n, gocv.MatTypeCV8UC3)
+	in := image.Rect(x0, y0, x0+n, y0+n).Intersect(image.Rect(0, 0, frame.Cols(), frame.Rows()))
+	if !in.Empty() {
+		src := frame.Region(in)
+		dst := full.Region(in.Sub(image.Pt(x0, y0)))
+		src.CopyTo(&dst)
+		src.Close()
+		dst.Close()
+	}
+	if n == side {
+		return full, 1, x0, y0
+	}
+	defer full.Close()
+	interp := gocv.InterpolationLinear
+	if n > side {
+		interp = gocv.InterpolationArea
+	}
+	sq = gocv.NewMat()
+	gocv.Resize(full, &sq, image.Pt(side, side), 0, 0, interp)
+	return sq, float64(side) / float64(n), x0, y0
+}
+
+// closer is the detector's surest peak on the die of a weak candidate c, seen closer
+// (pipeline.closer): the zoom network run on a zoomSquare round it. The peak must frame the same
+// die: its centre within half a side of c's, its side 0.6-1.6 times c's. ok is false when there
+// is none.
+func (m *model) closer(frame gocv.Mat, c cand) (k cand, ok bool, err error) {
+	z := zoom * float64(m.cfg.DetSide) / float64(max(frame.Rows(), frame.Cols()))
+	sq, s, x0, y0 := zoomSquare(frame, c.x, c.y, z, zoomSide, m.cfg)
+	defer sq.Close()
+	blob, err := detBlob(sq)
+	if err != nil {
+		return cand{}, false, fmt.Errorf("closer look: %w", err)
+	}
+	defer blob.Close()
+	m.zoom.SetInput(blob, "")
+	out := m.zoom.Forward("")
+	defer out.Close()
+	g := zoomSide / m.cfg.Stride
+	if sz := out.Size(); len(sz) != 4 || sz[0] != 1 || sz[1] != 4 || sz[2] != g || sz[3] != g {
+		return cand{}, false, fmt.Errorf("closer look: detector output is %v, want [1 4 %d %d]", sz, g, g)
+	}
+	o, err := out.DataPtrFloat32()
+	if err != nil {
+		return cand{}, false, fmt.Errorf("closer look: %w", err)
+	}
+	for _, p := range peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak) {
+		p.x += float64(x0)
+		p.y += float64(y0)
+		r := p.side / c.side
+		if math.Hypot(p.x-c.x, p.y-c.y) < 0.5*math.Max(p.side, c.side) && r >= 0.6 && r <= 1.6 && (!ok || p.peak > k.peak) {
+			k, ok = p, true
+		}
+	}
+	return k, ok, nil
+}
+
+// withLooks returns the candidates followed by the closer looks at those from closerFrom to
+// under th.Peak sure that find their die, and per candidate the index of its look or -1.
+func (m *model) withLooks(frame gocv.Mat, c []cand) ([]cand, []int, error) {
+	all := slices.Clip(c) // the looks are appended to a copy: c's spare room may be shared
+	looks := make([]int, len(c))
+	for i, k := range c {
+		looks[i] = -1
+		if k.peak < closerFrom || k.peak >= m.th.Peak {
+			continue
+		}
+		z, ok, err := m.closer(frame, k)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			all = append(all, z)
+			looks[i] = len(all) - 1
+		}
+	}
+	return all, looks, nil
 }
 
 // peaks reads the detector's 4 x g x g output o (heat, log side, offset x, offset y): the cells
-// that equal the largest heat of their 3x3 neighbourhood and reach minPeak, in frame pixels
-// (scale s), surest first, at most maxCands. Ties keep the row-major order.
+// that equal the largest heat of their 3x3 neighbourhood and reach minPeak, in row-major order,
+// in the pixels of what was scaled by s to the detector's input.
 func peaks(o []float32, g int, stride, s, minPeak float64) []cand {
 	n := g * g
 	heat := o[:n]
@@ -128,10 +236,6 @@ func peaks(o []float32, g int, stride, s, minPeak float64) []cand {
 				y:    (float64(y) + float64(o[3*n+i])) * stride / s,
 			})
 		}
-	}
-	sort.SliceStable(c, func(i, j int) bool { return c[i].peak > c[j].peak })
-	if len(c) > maxCands {
-		c = c[:maxCands]
 	}
 	return c
 }

@@ -19,7 +19,7 @@ func grid(g int, h []float32) []float32 {
 
 // TestPeaks: a peak is a cell no neighbour beats (equal neighbours are both peaks, as
 // max_pool2d(...) == heat keeps them; cells past the edge do not count) reaching min_peak;
-// surest first, ties in row-major order.
+// surest sorts them surest first, ties in row-major order.
 func TestPeaks(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -49,7 +49,7 @@ func TestPeaks(t *testing.T) {
 			0, 0, 0, 0}, [][2]int{{1, 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := peaks(grid(4, tc.heat), 4, 4, 0.5, 0.1)
+			got := surest(peaks(grid(4, tc.heat), 4, 4, 0.5, 0.1))
 			if len(got) != len(tc.want) {
 				t.Fatalf("%d peaks %+v, want %d", len(got), got, len(tc.want))
 			}
@@ -62,7 +62,7 @@ func TestPeaks(t *testing.T) {
 			}
 		})
 	}
-	t.Run("at most 40", func(t *testing.T) {
+	t.Run("at most maxCands", func(t *testing.T) {
 		g := 20
 		h := make([]float32, g*g)
 		for y := 0; y < g; y += 2 {
@@ -70,7 +70,7 @@ func TestPeaks(t *testing.T) {
 				h[y*g+x] = 0.2 + float32(x+y)/100
 			}
 		}
-		got := peaks(grid(g, h), g, 4, 1, 0.1)
+		got := surest(peaks(grid(g, h), g, 4, 1, 0.1))
 		if len(got) != maxCands {
 			t.Fatalf("%d peaks, want %d", len(got), maxCands)
 		}

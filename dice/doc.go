@@ -16,12 +16,16 @@
 //  1. Find (detect.go): a CenterNet-style detector looks at a 320×320 letterboxed copy of the
 //     frame and gives a heat map of die centres with each die's size; its peaks are the
 //     candidates, kept only inside Opts.Tray, less those on spots of the rig itself when the
-//     reader has the rig's Background (background.go: the empty tray, from calibration).
+//     reader has the rig's Background (background.go: the empty tray, from calibration). A
+//     candidate not sure enough to be a die but not faint either is looked at closer: the
+//     detector runs again on a 128×128 square round it at twice the scale, where it sees a
+//     small die whole.
 //  2. Read faces (face.go): for each candidate a 40×40 square is cut from the full frame
 //     round the die, and the face network gives the probabilities of 1–6 or "no die here",
 //     averaged over the square's four quarter turns.
-//  3. Decide (decide.go): a sure peak that the face network does not call bare is a die; its
-//     value is read only when that value's probability is high enough. Any unsure face, or a
+//  3. Decide (decide.go): a sure peak that the face network does not call bare is a die, and so
+//     is a closer look that is one, with its face read surely; a die's value is read only when
+//     that value's probability is high enough. Any unsure face, or a
 //     peak not taken as a die whose face the network still reads surely (it may be a missed
 //     die), makes the Reading StatusUnreadable; a count other than Opts.Expect is StatusWrongCount.
 //

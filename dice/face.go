@@ -188,6 +188,11 @@ type faces struct {
 // Close frees the squares.
 func (f faces) Close() { closeAll(f.sq) }
 
+// join is f followed by g: the reading of the candidates f read, then those g read.
+func (f faces) join(g faces) faces {
+	return faces{probs: append(f.probs, g.probs...), net: append(f.net, g.net...), sq: append(f.sq, g.sq...)}
+}
+
 // faceProbs reads each candidate's face (pipeline.face_probs), with the rig's head h when not
 // nil, and keeps the squares it read them from (the caller closes them with faces.Close).
 func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) {

@@ -35,6 +35,9 @@ type thresholds struct {
 	// Doubt: a non-die peak whose face value the network reads with at least this makes the
 	// frame unreadable (above 1: never).
 	Doubt float64 `json:"doubt"`
+	// Look: a closer look at a weak candidate is a die only if its value's probability reaches
+	// this too (below Face: Face alone; above 1: never).
+	Look float64 `json:"look"`
 	// MinPeak is config.MinPeak: a doubt needs a peak at least this sure.
 	MinPeak float64 `json:"-"`
 }
@@ -53,8 +56,11 @@ type config struct {
 // model is the two networks and their settings.
 type model struct {
 	det, face gocv.Net
-	cfg       config
-	th        thresholds
+	// zoom is the detector again, for closer looks: its zoomSide input, unlike det's, would make
+	// OpenCV set the network up anew at each change of size.
+	zoom gocv.Net
+	cfg  config
+	th   thresholds
 	// dense is the face network's last layer, for adapting to a rig (adapt.go); its Layer is
 	// "" when the network has none OpenCV names as expected.
 	dense dense
@@ -100,14 +106,20 @@ func loadModel(dir string) (*model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", where, detFile, err)
 	}
+	zoom, err := readNet(detB)
+	if err != nil {
+		det.Close()
+		return nil, fmt.Errorf("%s: %s: %w", where, detFile, err)
+	}
 	face, err := readNet(faceB)
 	if err != nil {
 		det.Close()
+		zoom.Close()
 		return nil, fmt.Errorf("%s: %s: %w", where, faceFile, err)
 	}
 	th := cfg.Thresholds
 	th.MinPeak = cfg.MinPeak
-	return &model{det: det, face: face, cfg: cfg, th: th, dense: findDense(faceB, face)}, nil
+	return &model{det: det, zoom: zoom, face: face, cfg: cfg, th: th, dense: findDense(faceB, face)}, nil
 }
 
 // findDense reads the face network's last dense layer and checks that OpenCV has the layer
@@ -177,6 +189,7 @@ func parseConfig(b []byte) (config, error) {
 		{"thresholds.peak", c.Thresholds.Peak, 0, 1},
 		{"thresholds.face", c.Thresholds.Face, 0, 1},
 		{"thresholds.doubt", c.Thresholds.Doubt, 0, 2},
+		{"thresholds.look", c.Thresholds.Look, 0, 2},
 	}
 	for _, k := range checks {
 		if math.IsNaN(k.v) || k.v < k.lo || k.v > k.hi {
@@ -189,9 +202,9 @@ func parseConfig(b []byte) (config, error) {
 	return c, nil
 }
 
-// close frees both networks.
+// close frees the networks.
 func (m *model) close() error {
-	return errors.Join(m.det.Close(), m.face.Close())
+	return errors.Join(m.det.Close(), m.zoom.Close(), m.face.Close())
 }
 
 // checkONNX checks that b is a well-formed protobuf message holding a graph (ModelProto field

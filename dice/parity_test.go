@@ -24,6 +24,8 @@ type parityFixture struct {
 		File  string       `json:"file"`
 		Cands [][4]float64 `json:"cands"` // peak, x, y, side
 		Probs [][7]float64 `json:"probs"`
+		// Looks are the closer looks at the weak candidates: index, then the look (nil: none).
+		Looks [][2]json.RawMessage `json:"looks"`
 	} `json:"photos"`
 	Squares []struct {
 		Name  string     `json:"name"`
@@ -37,6 +39,16 @@ type parityFixture struct {
 		Side float64 `json:"side"`
 		BGR  string  `json:"bgr"`
 	} `json:"face_squares"`
+	ZoomSquares []struct {
+		File   string  `json:"file"`
+		X      float64 `json:"x"`
+		Y      float64 `json:"y"`
+		Z      float64 `json:"z"`
+		Scale  float64 `json:"scale"`
+		X0     int     `json:"x0"`
+		Y0     int     `json:"y0"`
+		SHA256 string  `json:"sha256"`
+	} `json:"zoom_squares"`
 	Rot90 struct {
 		Rows, Cols int
 		BGR        string `json:"bgr"`
@@ -211,6 +223,83 @@ func TestParityFaceSquare(t *testing.T) {
 		}
 		got.Close()
 		want.Close()
+		frame.Close()
+	}
+}
+
+// TestParityCloser: a closer look at each weak candidate finds the peak PyTorch finds there, or
+// none where it finds none, and withLooks looks at those candidates only.
+func TestParityCloser(t *testing.T) {
+	fx := readParity(t)
+	m := parityModel(t, fx)
+	n := 0
+	for _, p := range fx.Photos {
+		t.Run(p.File, func(t *testing.T) {
+			frame := readPhoto(t, p.File)
+			defer frame.Close()
+			cands := make([]cand, len(p.Cands))
+			for i, c := range p.Cands {
+				cands[i] = cand{peak: c[0], x: c[1], y: c[2], side: c[3]}
+			}
+			all, looks, err := m.withLooks(frame, cands)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make(map[int]*[4]float64)
+			for _, l := range p.Looks {
+				var i int
+				var k *[4]float64
+				if err := json.Unmarshal(l[0], &i); err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(l[1], &k); err != nil {
+					t.Fatal(err)
+				}
+				want[i] = k
+			}
+			for i, j := range looks {
+				w, looked := want[i]
+				switch {
+				case !looked && j >= 0:
+					t.Errorf("candidate %d (peak %.3f) looked at closer; PyTorch does not look", i, cands[i].peak)
+				case looked && (w == nil) != (j < 0):
+					t.Errorf("candidate %d: closer look found %v (index %d), PyTorch's %v", i, j >= 0, j, w)
+				case j >= 0:
+					n++
+					g := all[j]
+					if !near(g.peak, w[0], 1e-4) || !near(g.x, w[1], 0.05) || !near(g.y, w[2], 0.05) || !near(g.side, w[3], 0.05) {
+						t.Errorf("candidate %d: closer look %+v, PyTorch's %v", i, g, *w)
+					}
+				}
+			}
+		})
+	}
+	if n == 0 {
+		t.Errorf("%s has no closer look found: the test checks nothing (pick a photo with weak candidates)", parityFile)
+	}
+}
+
+// TestParityZoomSquare: zoomSquare cuts the very pixels common.zoom_square cuts, at its place
+// and scale, shrunk, grown and across the frame's edges.
+func TestParityZoomSquare(t *testing.T) {
+	fx := readParity(t)
+	cfg := defaultConfig(t)
+	if len(fx.ZoomSquares) == 0 {
+		t.Fatalf("no zoom squares in %s", parityFile)
+	}
+	for _, z := range fx.ZoomSquares {
+		frame := readPhoto(t, z.File)
+		sq, s, x0, y0 := zoomSquare(frame, z.X, z.Y, z.Z, zoomSide, cfg)
+		b, err := sq.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.Sum256(b)
+		if s != z.Scale || x0 != z.X0 || y0 != z.Y0 || hex.EncodeToString(h[:]) != z.SHA256 {
+			t.Errorf("square at (%v,%v) zoom %v: scale %v from (%d,%d), Python's %v from (%d,%d); bytes alike: %v",
+				z.X, z.Y, z.Z, s, x0, y0, z.Scale, z.X0, z.Y0, hex.EncodeToString(h[:]) == z.SHA256)
+		}
+		sq.Close()
 		frame.Close()
 	}
 }

@@ -62,8 +62,25 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	if err != nil {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
-	defer f.Close()
-	rd := decide(cands, f.probs, r.m.th, r.o.Expect)
+	defer func() { f.Close() }()
+	rd := decide(cands, f.probs, r.m.th, r.o.Expect, nil)
+	if rd.Status != StatusRead && !rd.unsure() {
+		// Look closer only now: a look costs a fifth of a frame, and most frames are read
+		// without (pipeline.decide). A die read unsurely leaves the frame unread whatever the
+		// looks find: the dice are decided before the weaker candidates looked at.
+		all, looks, err := r.m.withLooks(frame, cands)
+		if err != nil {
+			return Reading{Status: StatusUnreadable, Why: err.Error()}
+		}
+		if len(all) > len(cands) {
+			g, err := r.m.faceProbs(frame, all[len(cands):], r.head)
+			if err != nil {
+				return Reading{Status: StatusUnreadable, Why: err.Error()}
+			}
+			f = f.join(g)
+			rd = decide(all, f.probs, r.m.th, r.o.Expect, looks)
+		}
+	}
 	for i := range rd.Dice {
 		d := &rd.Dice[i]
 		net := f.net[d.cand]

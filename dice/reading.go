@@ -86,3 +86,13 @@ func (r Reading) Values() []int {
 	sort.Ints(v)
 	return v
 }
+
+// unsure tells whether a die was found whose face was not read.
+func (r Reading) unsure() bool {
+	for _, d := range r.Dice {
+		if d.Value == 0 {
+			return true
+		}
+	}
+	return false
+}

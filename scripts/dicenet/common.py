@@ -58,6 +58,22 @@ def face_square(img, cx, cy, side):
     return cv2.resize(sub, (FACE, FACE), interpolation=interp)
 
 
+def zoom_square(img, cx, cy, z, side):
+    """(square, scale, x0, y0): the side x side detector input round (cx, cy) at scale z (dice.zoomSquare):
+    a square of n = side/z frame pixels, rounded to whole pixels, from (x0, y0), the letterbox's grey
+    past the frame's edge, resized to side; scale is side/n."""
+    n = max(4, int(round(side / z)))
+    x0, y0 = int(round(cx - n / 2)), int(round(cy - n / 2))
+    h, w = img.shape[:2]
+    sub = np.full((n, n, 3), PAD, np.uint8)
+    ix0, iy0, ix1, iy1 = max(0, x0), max(0, y0), min(w, x0 + n), min(h, y0 + n)
+    if ix1 > ix0 and iy1 > iy0:
+        sub[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] = img[iy0:iy1, ix0:ix1]
+    if n != side:
+        sub = cv2.resize(sub, (side, side), interpolation=cv2.INTER_AREA if n > side else cv2.INTER_LINEAR)
+    return sub, side / n, x0, y0
+
+
 def face_input(squares):
     """B x FACE x FACE x 3 uint8 -> B x 3 x FACE x FACE float32 (dice.faceBlob): each channel less
     its mean, over the square's spread + 0.02 (light and colour cast do not matter)."""

@@ -2,9 +2,10 @@
 fixed inputs, for package dice's parity test (dice/parity_test.go) to check its OpenCV run of
 the exported ONNX networks against.
 
-It holds, for one photo per rig, pipeline.candidates and pipeline.face_probs; the face
-probabilities of a few synthetic squares; common.face_square of a photo at a few places, some
-past its edges; and np.rot90 of a small image (the turn convention). The ONNX files' SHA-256 are
+It holds, for one photo per rig, pipeline.candidates, pipeline.face_probs and the closer looks
+at its weak candidates (pipeline.closer, under the model's peak threshold); the face
+probabilities of a few synthetic squares; common.face_square of a photo at a few places, some past
+its edges, and common.zoom_square's (their bytes' SHA-256: they are large); and np.rot90 of a small image (the turn convention). The ONNX files' SHA-256 are
 recorded so the test can tell fixtures made from other weights.
 
     /usr/bin/python3 scripts/dicenet/parity.py --weights .cache/dicenet/final.pt --model dice/model
@@ -124,14 +125,19 @@ def main():
     out = dict(
         model='' if model == os.path.join(ROOT, 'dice', 'model') else model,
         sha256={n: sha(os.path.join(model, n)) for n in ('detector.onnx', 'face.onnx')},
-        photos=[], squares=[], face_squares=[], rot90=None)
+        photos=[], squares=[], face_squares=[], zoom_squares=[], rot90=None)
+    with open(os.path.join(model, 'model.json')) as f:
+        cfg = json.load(f)
+    peak, min_peak = cfg['thresholds']['peak'], cfg['min_peak']
 
     for p in PHOTOS:
         img = cv2.imread(os.path.join(TESTDATA, p), cv2.IMREAD_COLOR)
-        cands = pipeline.candidates(det, img)
+        cands = pipeline.candidates(det, img, min_peak)
         probs = pipeline.face_probs(face, img, cands)
+        looks = [[i, pipeline.closer(det, img, c, min_peak)] for i, c in enumerate(cands) if pipeline.CLOSER_FROM <= c[0] < peak]
         out['photos'].append(dict(file=p, cands=[list(c) for c in cands],
-                                  probs=[[float(v) for v in r] for r in probs]))
+                                  probs=[[float(v) for v in r] for r in probs],
+                                  looks=[[i, list(k) if k else None] for i, k in looks]))
 
     names, sq = zip(*synthetic_squares())
     probs = pipeline.square_probs(face, np.stack(sq))
@@ -145,6 +151,11 @@ def main():
         s = common.face_square(img, cx, cy, side)
         out['face_squares'].append(dict(file=PHOTOS[0], x=cx, y=cy, side=side, bgr=b64(s)))
 
+    for cx, cy, z in [(300.5, 240.5, 1.0), (10.0, 470.0, 1.0), (200.2, 100.7, 0.37), (320.0, 240.0, 2.5)]:
+        s, scale, x0, y0 = common.zoom_square(img, cx, cy, z, pipeline.ZOOM_SIDE)
+        out['zoom_squares'].append(dict(file=PHOTOS[0], x=cx, y=cy, z=z, scale=scale, x0=x0, y0=y0,
+                                        sha256=hashlib.sha256(np.ascontiguousarray(s).tobytes()).hexdigest()))
+
     small = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
     out['rot90'] = dict(rows=2, cols=3, bgr=b64(small),
                         turned=[dict(k=k, rows=t.shape[0], cols=t.shape[1], bgr=b64(t))
@@ -152,7 +163,8 @@ def main():
 
     with open(a.out, 'w') as f:
         json.dump(out, f, indent=1)
-    print(f'wrote {a.out}: {sum(len(p["cands"]) for p in out["photos"])} candidates in {len(PHOTOS)} photos')
+    print(f'wrote {a.out}: {sum(len(p["cands"]) for p in out["photos"])} candidates in {len(PHOTOS)} photos, '
+          f'{sum(len(p["looks"]) for p in out["photos"])} looked at closer')
 
 
 if __name__ == '__main__':
