@@ -106,9 +106,9 @@ func TestLearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	// The dice of 28 photos, confirmed eight at a time (fewer than the queue holds: in play
+	// The dice of 29 photos, confirmed eight at a time (fewer than the queue holds: in play
 	// rolls come seconds apart).
-	ex := nellExamples(t, r, 28)
+	ex := nellExamples(t, r, 29)
 	path := filepath.Join(t.TempDir(), LearntFile)
 	l := NewLearner(path, nil, Learnt{Version: LearntVersion}, r, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for i := 0; i < len(ex); i += 8 {
@@ -176,7 +176,7 @@ func TestLearnerDropsAChangedRig(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	base := nellExamples(t, r, 28)
+	base := nellExamples(t, r, 29)
 	var logs strings.Builder
 	path := filepath.Join(t.TempDir(), LearntFile)
 	learnt := Learnt{Version: LearntVersion, Examples: base[:10]}

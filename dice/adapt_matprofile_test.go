@@ -18,7 +18,7 @@ func TestAdaptLeavesNoMat(t *testing.T) {
 	}
 	defer r.Close()
 	before := gocv.MatProfile.Count()
-	ex, rest := rigExamples(t, r, "nell-byler", 26)
+	ex, rest := rigExamples(t, r, "nell-byler", 24)
 	if a, err := r.Adapt(ex); err != nil || !a.Used {
 		t.Fatalf("adapt: %+v, %v", a, err)
 	}
