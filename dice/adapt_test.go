@@ -232,7 +232,7 @@ func BenchmarkReadAdapted(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	ex, _ := rigExamples(b, r, "nell-byler", 26)
+	ex, _ := rigExamples(b, r, "nell-byler", 24)
 	if a, err := r.Adapt(ex); err != nil || !a.Used {
 		b.Fatalf("not adapted: %+v %v", a, err)
 	}

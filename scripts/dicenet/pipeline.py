@@ -108,14 +108,14 @@ def decide(cands, probs, th, closers=None):
     dice, doubt = [], False
     kept = []
     for i, (cand, p) in enumerate(zip(cands, probs)):
+        if cand[0] < th.get('min_peak', MIN_PEAK):
+            continue
         z = closers[i] if closers else None
         if cand[0] < th['peak'] and z is not None:
             zp = np.asarray(z[1])
             if z[0][0] >= th['peak'] and zp[0] < 0.5 and max(zp[1:]) >= max(th['face'], th.get('look', 0)):
                 cand, p = z[0], zp
         pk, cx, cy, side = cand
-        if pk < th.get('min_peak', MIN_PEAK):
-            continue
         if any(math.hypot(cx - k[1], cy - k[2]) < 0.5 * max(side, k[3]) for k in kept):
             continue
         isdie = pk >= th['peak'] and p[0] < 0.5
