@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -249,14 +250,24 @@ func lastFrame(ctx context.Context, src camera.Source, n int) (gocv.Mat, error) 
 	return last, nil
 }
 
-// checkCalibration loads the calibration profile and describes it (doctor).
-func checkCalibration(path string) (string, error) {
+// checkCalibration loads the calibration profile in use and describes it (doctor), and warns
+// when the one saved from the menu (menu, "" for none) is there but does not load: profilePath
+// passes it over for the configured one.
+func checkCalibration(path, menu string) (string, error) {
 	p, err := calibration.Load(path)
 	if err != nil {
 		return "", err
 	}
 	d := fmt.Sprintf("%s: version %d, made %s with %s at %dx%d", path, p.Version,
 		p.Created.Format("2006-01-02"), p.Camera, p.Tray.Frame.X, p.Tray.Frame.Y)
+	if menu != "" && menu != path {
+		if _, err := os.Stat(menu); err == nil {
+			if _, err := calibration.Load(menu); err != nil {
+				return d, doctor.Warning(fmt.Sprintf("the calibration saved from the menu does not load (%v): %s is used", err, path),
+					"calibrate again from the menu (hold a button → Calibrate camera), or remove "+menu)
+			}
+		}
+	}
 	if problem, fix := p.Dice.Small(); problem != "" {
 		return d, doctor.Warning(path+": "+problem, fix)
 	}

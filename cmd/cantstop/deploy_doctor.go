@@ -89,7 +89,9 @@ func doctorChecks(ctx context.Context, f *deviceFlags) ([]doctor.Check, config.C
 	checks = append(checks,
 		doctor.Groups(os.Getuid(), processGroups, groups...),
 		doctor.StateDir(doctorStateDir(f)),
-		doctor.Calibration(profile, checkCalibration),
+		doctor.Calibration(profile, func(path string) (string, error) {
+			return checkCalibration(path, menuProfile(doctorStateDir(f)))
+		}),
 		doctor.RigDice(func(ctx context.Context) (string, error) {
 			return checkLearnt(profile, learntPath(doctorStateDir(f)))
 		}),

@@ -16,6 +16,7 @@ import (
 	"github.com/cantstop/cantstop/companion"
 	"github.com/cantstop/cantstop/config"
 	"github.com/cantstop/cantstop/display"
+	"github.com/cantstop/cantstop/doctor"
 	"github.com/cantstop/cantstop/hw"
 	"github.com/cantstop/cantstop/sdlog"
 )
@@ -94,6 +95,21 @@ func TestMenuCalibrator(t *testing.T) {
 	}
 	if got := profilePath(c, conf, state); got != c.CalibrationPath(conf) {
 		t.Errorf("profile in use %s, want the newer configured %s", got, c.CalibrationPath(conf))
+	}
+	// A menu profile damaged on disk is passed over, and the doctor says so.
+	if err := os.WriteFile(saved, []byte(`{"version": 3, "created": "2030-01-01T00:00:00Z"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := profilePath(c, conf, state); got != c.CalibrationPath(conf) {
+		t.Errorf("profile in use with a damaged menu profile %s, want the configured %s", got, c.CalibrationPath(conf))
+	}
+	_, err = checkCalibration(c.CalibrationPath(conf), saved)
+	var pr *doctor.Problem
+	if !errors.As(err, &pr) || !pr.Warn || !strings.Contains(pr.Error(), "the calibration saved from the menu does not load") || !strings.Contains(pr.Fix, "remove "+saved) {
+		t.Errorf("doctor on a damaged menu profile: %+v", err)
+	}
+	if _, err := checkCalibration(c.CalibrationPath(conf), filepath.Join(state, "none.json")); err != nil {
+		t.Errorf("doctor with no menu profile: %v", err)
 	}
 
 	// Quit on the buttons: an error, the reader in use untouched.
