@@ -65,7 +65,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	defer func() { f.Close() }()
 	rd := decide(cands, f.probs, r.m.th, r.o.Expect, nil)
 	if rd.Status != StatusRead && !rd.unsure() {
-		// Look closer only now: a look costs a fifth of a frame, and most frames are read
+		// Look closer only now: a look costs about a third of a frame, and most frames are read
 		// without (pipeline.decide). A die read unsurely leaves the frame unread whatever the
 		// looks find: the dice are decided before the weaker candidates looked at.
 		all, looks, err := r.m.withLooks(frame, cands)
