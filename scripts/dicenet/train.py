@@ -159,7 +159,8 @@ PEAKS = [0.2, 0.3, 0.4, 0.5]
 
 
 def tune(folds):
-    """The thresholds that read the most photos exactly over all held-out rigs (each rig weighing
+    """The thresholds (pipeline.decide's, and min_peak, the weakest peak that is a candidate:
+    model.json keeps it beside them) that read the most photos exactly over all held-out rigs (each rig weighing
     the same; a photo with a die missed costing MISSED_COST of one) while every rig's misread
     photos (score's wrong) stay at or under 0.5%, or the fewest misreads."""
     best = None
