@@ -159,10 +159,10 @@ PEAKS = [0.2, 0.3, 0.4, 0.5]
 
 
 def tune(folds):
-    """The thresholds (pipeline.decide's, and min_peak, the weakest peak that is a candidate:
-    model.json keeps it beside them) that read the most photos exactly over all held-out rigs (each rig weighing
-    the same; a photo with a die missed costing MISSED_COST of one) while every rig's misread
-    photos (score's wrong) stay at or under 0.5%, or the fewest misreads."""
+    """The thresholds (pipeline.decide's, and min_peak, the weakest peak that is a candidate,
+    which model.json keeps beside them) that read the most photos exactly over all held-out rigs
+    (each rig weighing the same; a photo with a die missed costing MISSED_COST of one) while every
+    rig's misread photos (score's wrong) stay at or under 0.5%, or the fewest misreads."""
     best = None
     for peak, min_peak in itertools.product(PEAKS, [0.15, 0.2, 0.25, 0.3]):
         if min_peak > peak:
