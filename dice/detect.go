@@ -36,7 +36,7 @@ type cand struct {
 func letterbox(frame gocv.Mat, cfg config) (gocv.Mat, float64) {
 	h, w := frame.Rows(), frame.Cols()
 	side := cfg.DetSide
-	s := float64(side) / float64(max(h, w))
+	s := detScale(frame, cfg)
 	nw := max(1, int(math.RoundToEven(float64(w)*s)))
 	nh := max(1, int(math.RoundToEven(float64(h)*s)))
 	interp := gocv.InterpolationLinear
@@ -50,6 +50,11 @@ func letterbox(frame gocv.Mat, cfg config) (gocv.Mat, float64) {
 	p := uint8(cfg.Pad)
 	gocv.CopyMakeBorder(r, &out, 0, side-nh, 0, side-nw, gocv.BorderConstant, color.RGBA{p, p, p, 0})
 	return out, s
+}
+
+// detScale is the letterbox's scale for a frame: its longer side to cfg.DetSide.
+func detScale(frame gocv.Mat, cfg config) float64 {
+	return float64(cfg.DetSide) / float64(max(frame.Rows(), frame.Cols()))
 }
 
 // detBlob turns a BGR uint8 square into the detector's 1 x 3 x side x side input: values/255
@@ -147,7 +152,7 @@ func zoomSquare(frame gocv.Mat, cx, cy, z float64, side int, cfg config) (sq goc
 // die: its centre within half a side of c's, its side 0.6-1.6 times c's. ok is false when there
 // is none.
 func (m *model) closer(frame gocv.Mat, c cand) (k cand, ok bool, err error) {
-	z := zoom * float64(m.cfg.DetSide) / float64(max(frame.Rows(), frame.Cols()))
+	z := zoom * detScale(frame, m.cfg)
 	sq, s, x0, y0 := zoomSquare(frame, c.x, c.y, z, zoomSide, m.cfg)
 	defer sq.Close()
 	blob, err := detBlob(sq)

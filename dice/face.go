@@ -226,7 +226,7 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 		for k, t := range f {
 			pn := net.probs(t)
 			out.net = append(out.net, pn)
-			out.probs = append(out.probs, h.read(t, pn, cands[i+k].side))
+			out.probs = append(out.probs, h.read(t, pn, cands[i+k].side, m.th))
 		}
 	}
 	return out, nil

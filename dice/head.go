@@ -13,11 +13,6 @@ type head struct {
 	// minSide, maxSide: the head reads only candidates of a size its dice had (minSideOf to
 	// maxSideOf of their median); the network reads the others.
 	minSide, maxSide float64
-	// face is the reader's face threshold, and lift how sure the head must be to read a value
-	// the network leans to but does not read surely: the model's look threshold, a second
-	// opinion's (at netFloor alone one held-out nell-byler 5 was read as a 2 the network gave
-	// 0.82, at K = 5 and 10).
-	face, lift float64
 }
 
 // A candidate the rig's head reads has a side within minSideOf and maxSideOf times the median
@@ -50,12 +45,12 @@ func (m *model) netHead() *head { return &head{w: m.dense.W, b: m.dense.B} }
 
 // read is what the reader makes of one square's four turns' features f, the network having
 // read net there: the head's reading agreed with the network's where the die (side pixels
-// wide, 0: not known) is of the rig's size, else the network's.
-func (h *head) read(f [4][]float32, net [7]float64, side float64) [7]float64 {
+// wide, 0: not known) is of the rig's size, else the network's; th are the reader's thresholds.
+func (h *head) read(f [4][]float32, net [7]float64, side float64, th thresholds) [7]float64 {
 	if side != 0 && (side < h.minSide || side > h.maxSide) {
 		return net
 	}
-	return h.agreed(h.probs(f), net)
+	return agreed(h.probs(f), net, th)
 }
 
 // logits are W·f + b.
@@ -92,16 +87,18 @@ func softmax(z [7]float64) [7]float64 {
 }
 
 // agreed is the head's probabilities p, its value made unsure unless the network leans to the
-// same value at netFloor or more, and reads it surely or the head reaches h.lift: the two must
-// agree, the reader never guesses. A 1 is left to the network: one pip in a square may be a pip
-// of any die framed alone, which the network learnt to doubt and a head taught the rig's 1s read
-// as a 1 (five misreads in two simulated games).
-func (h *head) agreed(p, net [7]float64) [7]float64 {
+// same value at netFloor or more, and reads it surely (th.Face) or the head is as sure as a
+// closer look must be (th.Look, a second opinion's: at netFloor alone one held-out nell-byler 5
+// the network gave 0.82 for a 2 was read as a 2 at K = 5 and 10): the two must agree, the reader
+// never guesses. A 1 is left to the network: one pip in a square may be a pip of any die framed
+// alone, which the network learnt to doubt and a head taught the rig's 1s read as a 1 (five
+// misreads in two simulated games).
+func agreed(p, net [7]float64, th thresholds) [7]float64 {
 	v, nv := topValue(p), topValue(net)
 	if v == 1 { // one pip: a 1, or a pip of any die framed alone; the network learnt those
 		return net
 	}
-	if v != nv || net[v] < netFloor || net[v] < h.face && p[v] < h.lift {
+	if v != nv || net[v] < netFloor || net[v] < th.Face && p[v] < max(th.Face, th.Look) {
 		p[v] = min(p[v], 0.5)
 	}
 	return p
@@ -203,8 +200,7 @@ func (m *model) fitHead(ex []Example, feats [][4][]float32, idx []int) *head {
 			}
 		}
 	}
-	h := &head{w: append([]float32(nil), d.W...), b: append([]float32(nil), d.B...),
-		face: m.th.Face, lift: max(m.th.Face, m.th.Look)}
+	h := &head{w: append([]float32(nil), d.W...), b: append([]float32(nil), d.B...)}
 	for j, f := range x {
 		for o := 0; o < 7; o++ {
 			if cj := float32(c[j][o]); cj != 0 {
@@ -259,7 +255,7 @@ func (m *model) check(ex []Example, feats [][4][]float32, idx []int, h *head) Ad
 		c.Dice++
 		pn := net.probs(feats[i])
 		count(pn, ex[i].Value, &c.NetSure, &c.NetWrong)
-		count(h.read(feats[i], pn, ex[i].Side), ex[i].Value, &c.HeadSure, &c.HeadWrong) // as the reader reads
+		count(h.read(feats[i], pn, ex[i].Side, m.th), ex[i].Value, &c.HeadSure, &c.HeadWrong) // as the reader reads
 	}
 	return c
 }
