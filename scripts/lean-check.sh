@@ -28,4 +28,4 @@ done
 # The service's own environment (systemd/cantstop.service), learning the dice as it plays:
 # the budget is 60 MB peak.
 printf '%s as the service runs it: ' "$lean"
-MALLOC_ARENA_MAX=2 GOMEMLIMIT=20MiB "$lean" play --sim --auto --seed 4 --games 1 --stats --learn 2>/dev/null | grep '^memory:'
+MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 GOMEMLIMIT=20MiB "$lean" play --sim --auto --seed 4 --games 1 --stats --learn 2>/dev/null | grep '^memory:'
