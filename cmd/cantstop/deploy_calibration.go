@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -261,11 +260,9 @@ func checkCalibration(path, menu string) (string, error) {
 	d := fmt.Sprintf("%s: version %d, made %s with %s at %dx%d", path, p.Version,
 		p.Created.Format("2006-01-02"), p.Camera, p.Tray.Frame.X, p.Tray.Frame.Y)
 	if menu != "" && menu != path {
-		if _, err := os.Stat(menu); err == nil {
-			if _, err := calibration.Load(menu); err != nil {
-				return d, doctor.Warning(fmt.Sprintf("the calibration saved from the menu does not load (%v): %s is used", err, path),
-					"calibrate again from the menu (hold a button → Calibrate camera), or remove "+menu)
-			}
+		if _, err := calibration.Load(menu); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return d, doctor.Warning(fmt.Sprintf("the calibration saved from the menu does not load (%v): %s is used", err, path),
+				"calibrate again from the menu (hold a button → Calibrate camera), or remove "+menu)
 		}
 	}
 	if problem, fix := p.Dice.Small(); problem != "" {
