@@ -87,6 +87,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	}
 	p.Say(fmt.Sprintf("Step 1 of %d: the empty tray.", steps))
 	var tray Tray
+	var view image.Image // the empty tray, small, for a display to show with the tray found
 	clipped := 0.0 // the share of the tray clipped white, when that is overexposed
 	plain, err := dice.NewReader(dice.Opts{Model: o.Reader.Model})
 	if err != nil {
@@ -103,6 +104,9 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		}
 		defer frame.Close()
 		if tray, err = FindTray(frame); err != nil {
+			return err
+		}
+		if view, err = thumbnail(frame, viewSide); err != nil {
 			return err
 		}
 		in := frame.Region(trayRect(tray))
@@ -137,7 +141,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 		res.Notes = append(res.Notes, msg)
 		p.Say("Warning: " + msg + ".")
 	}
-	if err := askTray(ctx, p, &tray); err != nil {
+	if err := askTray(ctx, p, &tray, view); err != nil {
 		return fail(err)
 	}
 
@@ -423,10 +427,16 @@ func retry(ctx context.Context, p Prompter, attempts int, kind Asking, ask strin
 	return fmt.Errorf("gave up after %d tries: %w", attempts, err)
 }
 
-// askTray lets the person replace the tray outline by a box.
-func askTray(ctx context.Context, p Prompter, t *Tray) error {
+// viewSide is the longer side of the empty tray's picture in a tray question: twice what a
+// 128×64 display shows of it.
+const viewSide = 160
+
+// askTray lets the person replace the tray outline by a box; view is the empty tray, shown
+// with the box found by a Prompter with a display.
+func askTray(ctx context.Context, p Prompter, t *Tray, view image.Image) error {
 	for i := 0; ; i++ {
-		ans, err := p.Ask(ctx, Question{Kind: AskTray, Text: "Is that the tray? Enter to accept, or type its box as x0,y0,x1,y1 in pixels (q to stop)"})
+		ans, err := p.Ask(ctx, Question{Kind: AskTray, Text: "Is that the tray? Enter to accept, or type its box as x0,y0,x1,y1 in pixels (q to stop)",
+			Picture: view, Frame: t.Frame, Box: t.Box})
 		if err != nil || ans == "" {
 			return err
 		}

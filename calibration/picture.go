@@ -36,6 +36,23 @@ func Picture(frame gocv.Mat, tray Tray, rd dice.Reading) gocv.Mat {
 	return out
 }
 
+// thumbnail is a grey copy of frame whose longer side is at most side pixels: what a small
+// display shows of the tray (panel's tray screen), kept without OpenCV memory.
+func thumbnail(frame gocv.Mat, side int) (image.Image, error) {
+	s := min(1, float64(side)/float64(max(frame.Cols(), frame.Rows())))
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(frame, &small, image.Pt(max(1, int(s*float64(frame.Cols()))), max(1, int(s*float64(frame.Rows())))), 0, 0, gocv.InterpolationArea)
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(small, &grey, gocv.ColorBGRToGray)
+	img, err := grey.ToImage()
+	if err != nil {
+		return nil, fmt.Errorf("tray picture: %w", err)
+	}
+	return img, nil
+}
+
 // WritePicture writes the result's picture (PNG, or JPEG by extension).
 func (r Result) WritePicture(path string) error {
 	if r.Picture.Empty() {

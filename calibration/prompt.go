@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"strings"
 	"sync"
@@ -31,6 +32,11 @@ type Question struct {
 	Dice []int
 	// Roll and Of count the rolls of AskLearn: roll Roll of Of.
 	Roll, Of int
+	// AskTray: the empty tray (the whole frame, shrunk), the frame's size and the tray found in
+	// it, in frame pixels, for a display to show; buttons answer with the box they moved.
+	Picture image.Image
+	Frame   image.Point
+	Box     image.Rectangle
 }
 
 // Asking says what a Question wants. Every kind also takes "q": stop calibrating.

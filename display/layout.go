@@ -137,6 +137,8 @@ func compose(s Screen, t tr) (content, error) {
 		if s.Detail != "" {
 			c.add(para{text: s.Detail, hard: true})
 		}
+	case KindTray:
+		composeTray(&c, s, t)
 	default:
 		return c, fmt.Errorf("screen kind %d: unknown; use one of the Kind constants", s.Kind)
 	}

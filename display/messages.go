@@ -126,6 +126,16 @@ const (
 	mHintOK
 	mHintRollOff
 	mHintStart
+	mTTray
+	mTEdgeLeft // in the order of EdgeLeft..EdgeBottom
+	mTEdgeTop
+	mTEdgeRight
+	mTEdgeBottom
+	mTrayUse // the tray screen's hints: a row each beside its picture, 10 characters at most
+	mTrayFix
+	mTrayQuit
+	mTrayMove
+	mTrayNext
 
 	numMsgs
 )

@@ -96,4 +96,7 @@ var de = [numMsgs]string{
 	mSTCalibrate: "Kalibrieren?", mSBCalibrate: "OK: Schale und Würfel neu lernen. STOP: zurück.",
 	mHintBust: "STOP: Würfel ändern", mNextOK: "OK: %s ist dran", mHintOK: "OK: weiter",
 	mHintRollOff: "%s: zwei Würfel werfen, dann OK", mHintStart: "OK: los geht’s",
+	mTTray: "Schale", mTEdgeLeft: "Linker Rand", mTEdgeTop: "Oberer Rand",
+	mTEdgeRight: "Rechter Rand", mTEdgeBottom: "Unterer Rand",
+	mTrayUse: "OK nehmen", mTrayFix: "◀▶ ändern", mTrayQuit: "STOP Ende", mTrayMove: "◀▶ rücken", mTrayNext: "OK weiter",
 }

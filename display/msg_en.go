@@ -92,4 +92,7 @@ var en = [numMsgs]string{
 	mSTCalibrate: "Calibrate?", mSBCalibrate: "OK: learn the tray and dice again. STOP: back.",
 	mHintBust: "STOP: fix the dice", mNextOK: "OK: %s's turn", mHintOK: "OK: go on",
 	mHintRollOff: "%s: roll two dice, then OK", mHintStart: "OK: start",
+	mTTray: "Tray", mTEdgeLeft: "Left edge", mTEdgeTop: "Top edge",
+	mTEdgeRight: "Right edge", mTEdgeBottom: "Bottom edge",
+	mTrayUse: "OK use", mTrayFix: "◀▶ fix", mTrayQuit: "STOP quit", mTrayMove: "◀▶ move", mTrayNext: "OK next",
 }

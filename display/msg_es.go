@@ -94,4 +94,7 @@ var es = [numMsgs]string{
 	mSTCalibrate: "¿Calibrar?", mSBCalibrate: "OK: aprender otra vez bandeja y dados. STOP: volver.",
 	mHintBust: "STOP: corregir dados", mNextOK: "OK: turno de %s", mHintOK: "OK: seguir",
 	mHintRollOff: "%s: tira dos dados y pulsa OK", mHintStart: "OK: empezar",
+	mTTray: "Bandeja", mTEdgeLeft: "Borde izquierdo", mTEdgeTop: "Borde superior",
+	mTEdgeRight: "Borde derecho", mTEdgeBottom: "Borde inferior",
+	mTrayUse: "OK usar", mTrayFix: "◀▶ ajustar", mTrayQuit: "STOP salir", mTrayMove: "◀▶ mover", mTrayNext: "OK próximo",
 }

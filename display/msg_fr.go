@@ -93,4 +93,7 @@ var fr = [numMsgs]string{
 	mSTCalibrate: "Calibrer ?", mSBCalibrate: "OK : réapprendre plateau et dés. STOP : retour.",
 	mHintBust: "STOP : corriger", mNextOK: "OK : %s joue", mHintOK: "OK : continuer",
 	mHintRollOff: "%s : lancez deux dés, puis OK", mHintStart: "OK : commencer",
+	mTTray: "Bac", mTEdgeLeft: "Bord gauche", mTEdgeTop: "Bord haut",
+	mTEdgeRight: "Bord droit", mTEdgeBottom: "Bord bas",
+	mTrayUse: "OK garder", mTrayFix: "◀▶ régler", mTrayQuit: "STOP fin", mTrayMove: "◀▶ bouger", mTrayNext: "OK suivant",
 }

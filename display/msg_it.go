@@ -93,4 +93,7 @@ var it = [numMsgs]string{
 	mSTCalibrate: "Calibrare?", mSBCalibrate: "OK: reimpara vassoio e dadi. STOP: indietro.",
 	mHintBust: "STOP: correggi dadi", mNextOK: "OK: tocca a %s", mHintOK: "OK: avanti",
 	mHintRollOff: "%s: lancia due dadi, poi OK", mHintStart: "OK: inizia",
+	mTTray: "Vassoio", mTEdgeLeft: "Bordo sinistro", mTEdgeTop: "Bordo alto",
+	mTEdgeRight: "Bordo destro", mTEdgeBottom: "Bordo basso",
+	mTrayUse: "OK usa", mTrayFix: "◀▶ regola", mTrayQuit: "STOP esci", mTrayMove: "◀▶ sposta", mTrayNext: "OK avanti",
 }

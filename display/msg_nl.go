@@ -93,4 +93,7 @@ var nl = [numMsgs]string{
 	mSTCalibrate: "Kalibreren?", mSBCalibrate: "OK: bak en stenen opnieuw leren. STOP: terug.",
 	mHintBust: "STOP: verbeteren", mNextOK: "OK: beurt aan %s", mHintOK: "OK: verder",
 	mHintRollOff: "%s: gooi twee dobbelstenen, dan OK", mHintStart: "OK: beginnen",
+	mTTray: "Bak", mTEdgeLeft: "Linkerrand", mTEdgeTop: "Bovenrand",
+	mTEdgeRight: "Rechterrand", mTEdgeBottom: "Onderrand",
+	mTrayUse: "OK neem", mTrayFix: "◀▶ pas aan", mTrayQuit: "STOP einde", mTrayMove: "◀▶ schuif", mTrayNext: "OK verder",
 }

@@ -95,4 +95,7 @@ var ru = [numMsgs]string{
 	mSTCalibrate: "Калибровать?", mSBCalibrate: "OK: заново изучить лоток и кубики. STOP: назад.",
 	mHintBust: "STOP: исправить", mNextOK: "OK: ходит %s", mHintOK: "OK: дальше",
 	mHintRollOff: "%s: бросьте два кубика и OK", mHintStart: "OK: начать",
+	mTTray: "Лоток", mTEdgeLeft: "Левый край", mTEdgeTop: "Верхний край",
+	mTEdgeRight: "Правый край", mTEdgeBottom: "Нижний край",
+	mTrayUse: "OK взять", mTrayFix: "◀▶ правка", mTrayQuit: "STOP выход", mTrayMove: "◀▶ сдвиг", mTrayNext: "OK далее",
 }

@@ -40,8 +40,17 @@ func Render(s Screen, l Lang) (*image1bit.VerticalLSB, error) {
 	img := image1bit.NewVerticalLSB(image.Rect(0, 0, Width, Height))
 	t, err := translator(pick(s.Lang, l))
 	c, cerr := compose(s, t)
-	f, ferr := fit(c)
-	draw(img, f)
+	var ferr error
+	if s.Kind == KindTray {
+		// The picture is the body: the title as usual, the hints beside the picture.
+		f, _ := fit(content{title: c.title, pos: c.pos})
+		draw(img, f)
+		ferr = drawTray(img, s, c)
+	} else {
+		var f frame
+		f, ferr = fit(c)
+		draw(img, f)
+	}
 	if err := errors.Join(err, cerr, ferr); err != nil {
 		return img, fmt.Errorf("%s screen in %s: %w", s.Kind, t.lang, err)
 	}

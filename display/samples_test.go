@@ -1,6 +1,9 @@
 package display
 
 import (
+	"image"
+	"image/jpeg"
+	"os"
 	"testing"
 
 	"github.com/cantstop/cantstop/engine"
@@ -34,6 +37,7 @@ type sample struct {
 // positions are the seeds' printed examples (RULES.md "Examples").
 func samples() []sample {
 	ps := samplePlayers
+	tray := trayPhoto()
 	rules := engine.Rules{WinColumns: 3, NoStopOnOccupied: true}
 	// Roll 1-5-4-6 on an empty board: 6+10, 5+11 or 7+9.
 	first := []engine.Choice{
@@ -132,5 +136,34 @@ func samples() []sample {
 		{"status-callearn", Screen{Kind: KindStatus, Status: StatusCalLearn, Detail: "3/6"}},
 		{"status-caldone", Screen{Kind: KindStatus, Status: StatusCalDone}},
 		{"status-calibrate", Screen{Kind: KindStatus, Status: StatusCalibrate}},
+		// A 4:3 frame of the tray, as found; the same photo whole (square), its top edge being moved.
+		{"tray", Screen{Kind: KindTray, Selected: EdgeNone, Tray: TrayBox{Picture: crop(tray, image.Rect(0, 80, 640, 560)),
+			Frame: image.Pt(640, 480), Box: image.Rect(50, 25, 595, 455), Found: true}}},
+		{"tray-edge", Screen{Kind: KindTray, Selected: EdgeTop, Tray: TrayBox{Picture: tray,
+			Frame: image.Pt(640, 640), Box: image.Rect(50, 120, 595, 535)}}},
 	}
+}
+
+// trayPhoto is testdata/tray.jpg, a nell-byler photo of a tray; nil (and every tray sample
+// fails its golden file) when it cannot be read.
+func trayPhoto() image.Image {
+	f, err := os.Open("testdata/tray.jpg")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	img, err := jpeg.Decode(f)
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
+func crop(img image.Image, r image.Rectangle) image.Image {
+	if img == nil {
+		return nil
+	}
+	return img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(r)
 }

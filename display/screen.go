@@ -20,6 +20,7 @@ const (
 	KindMenu                // Menu, Selected
 	KindCorrect             // Dice, Selected (0-3 = the die edited, 4 = confirm)
 	KindStatus              // Status, Detail
+	KindTray                // Tray, Selected (EdgeLeft..EdgeBottom: the edge moved; EdgeNone: the whole box)
 	numKinds
 )
 
@@ -33,7 +34,7 @@ func Kinds() []Kind {
 }
 
 var kindNames = [numKinds]string{"setup", "rolloff", "turn", "dice", "choices", "move", "stop", "bust",
-	"winner", "odds", "rules", "menu", "correct", "status"}
+	"winner", "odds", "rules", "menu", "correct", "status", "tray"}
 
 // String is the kind's short name, also used for golden file names.
 func (k Kind) String() string {
@@ -80,6 +81,7 @@ type Screen struct {
 	BustRolls, Rolls int
 
 	Menu   []MenuItem
+	Tray   TrayBox
 	Status Status
 	Detail string // KindStatus: untranslated detail (a device path, an error text)
 }

@@ -4,12 +4,14 @@
 // Every question is a status screen answered with OK (done, take it, keep it) or STOP (quit; on
 // the learning rolls: enough); a long press quits. The dice's values are confirmed or corrected
 // on the screen the players correct dice with in play: ◀▶ change the highlighted die, OK moves
-// on, STOP goes back.
+// on, STOP goes back. The tray found is shown on the camera's picture: OK takes it, ◀▶ start
+// moving its edges one by one (◀▶ move the edge, OK moves on to the next, STOP goes back).
 package panel
 
 import (
 	"context"
 	"fmt"
+	"image"
 	"io"
 	"strconv"
 	"strings"
@@ -65,6 +67,9 @@ func screen(k calibration.Asking) (s display.Status, ok, stop string, found bool
 func (p *Panel) Ask(ctx context.Context, q calibration.Question) (string, error) {
 	if q.Kind == calibration.AskValues {
 		return p.values(ctx, q)
+	}
+	if q.Kind == calibration.AskTray && q.Frame.X > 0 && q.Frame.Y > 0 && q.Box.In(image.Rectangle{Max: q.Frame}) {
+		return p.tray(ctx, q)
 	}
 	st, okAns, stopAns, found := screen(q.Kind)
 	if !found {
@@ -141,6 +146,85 @@ func (p *Panel) values(ctx context.Context, q calibration.Question) (string, err
 			d[sel] = (d[sel]+4)%6 + 1
 		}
 	}
+}
+
+// tray shows the tray found on the camera's picture and lets the person move its edges. It
+// answers "" for the box found, or the box moved as "x0,y0,x1,y1" (calibration.AskTray).
+func (p *Panel) tray(ctx context.Context, q calibration.Question) (string, error) {
+	tb := display.TrayBox{Picture: q.Picture, Frame: q.Frame, Box: q.Box.Canon(), Found: true}
+	step := max(1, max(q.Frame.X, q.Frame.Y)/trayStep)
+	least := max(1, min(q.Frame.X, q.Frame.Y)/8) // the smallest tray side an edge may leave
+	sel := display.EdgeNone
+	for {
+		if err := p.r.Show(display.Screen{Kind: display.KindTray, Tray: tb, Selected: sel}); err != nil {
+			return "", fmt.Errorf("panel: %w", err)
+		}
+		ev, err := p.b.Next(ctx)
+		if err != nil {
+			return "", fmt.Errorf("wait for a button: %w", err)
+		}
+		switch {
+		case ev.Long:
+			return "q", nil
+		case sel == display.EdgeNone && ev.Button == hw.OK:
+			if tb.Found {
+				return "", nil
+			}
+			b := tb.Box
+			return fmt.Sprintf("%d,%d,%d,%d", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y), nil
+		case sel == display.EdgeNone && ev.Button == hw.Stop:
+			return "q", nil
+		case sel == display.EdgeNone: // ◀ or ▶: move the edges, the left one first
+			sel = display.EdgeLeft
+		case ev.Button == hw.OK:
+			sel++ // after the bottom edge: EdgeNone, the whole box for OK
+		case ev.Button == hw.Stop:
+			if sel == display.EdgeLeft {
+				sel = display.EdgeNone
+			} else {
+				sel--
+			}
+		case ev.Button == hw.Next, ev.Button == hw.Prev:
+			d := step
+			if ev.Button == hw.Prev {
+				d = -step
+			}
+			if b := moveEdge(tb.Box, sel, d, q.Frame, least); b != tb.Box {
+				tb.Box, tb.Found = b, false
+			}
+		}
+	}
+}
+
+// trayStep: one press moves a tray edge by this fraction of the frame's longer side.
+const trayStep = 40
+
+// moveEdge moves edge e of b by d pixels (▶ and down are positive), within the frame and
+// leaving the box at least least pixels a side (a box found smaller may grow, not shrink).
+func moveEdge(b image.Rectangle, e, d int, frame image.Point, least int) image.Rectangle {
+	switch e {
+	case display.EdgeLeft:
+		b.Min.X = within(b.Min.X, d, 0, b.Max.X-least)
+	case display.EdgeTop:
+		b.Min.Y = within(b.Min.Y, d, 0, b.Max.Y-least)
+	case display.EdgeRight:
+		b.Max.X = within(b.Max.X, d, b.Min.X+least, frame.X)
+	case display.EdgeBottom:
+		b.Max.Y = within(b.Max.Y, d, b.Min.Y+least, frame.Y)
+	}
+	return b
+}
+
+// within is v moved by d and kept in [lo, hi]; a v already outside may only move back in.
+func within(v, d, lo, hi int) int {
+	n := v + d
+	if n > hi {
+		n = min(n, max(v, hi))
+	}
+	if n < lo {
+		n = max(n, min(v, lo))
+	}
+	return n
 }
 
 // Done shows that calibration is saved.

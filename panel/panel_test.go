@@ -3,6 +3,7 @@ package panel
 import (
 	"context"
 	"errors"
+	"image"
 	"io"
 	"os"
 	"path/filepath"
@@ -115,6 +116,54 @@ func TestAsk(t *testing.T) {
 	}
 }
 
+// The tray found, shown on the camera's picture, and its edges moved on the buttons: 640×480,
+// so a press moves an edge 16 pixels and a side stays at least 60.
+func TestAskTray(t *testing.T) {
+	q := calibration.Question{Kind: calibration.AskTray, Frame: image.Pt(640, 480), Box: image.Rect(50, 25, 595, 455),
+		Picture: image.NewGray(image.Rect(0, 0, 160, 120))}
+	rep := func(ev hw.Event, n int) []hw.Event { return slices.Repeat([]hw.Event{ev}, n) }
+	tests := []struct {
+		name string
+		evs  []hw.Event
+		want string
+	}{
+		{"OK takes it", []hw.Event{ok}, ""},
+		{"STOP quits", []hw.Event{stop}, "q"},
+		{"long quits while moving", []hw.Event{next, next, long}, "q"},
+		// ▶ starts on the left edge; it moves right, the top up, the bottom down.
+		{"every edge", []hw.Event{next, next, ok, prev, ok, ok, next, ok, ok}, "66,9,595,471"},
+		{"the frame's edge stops it", append(append([]hw.Event{prev}, rep(prev, 10)...), ok, ok, ok, ok, ok), "0,25,595,455"},
+		{"nor past the right", append(append([]hw.Event{next, ok, ok}, rep(next, 5)...), ok, ok, ok), "50,25,640,455"},
+		{"a side stays 60", append(append([]hw.Event{next, ok, ok, ok}, rep(prev, 40)...), ok, ok), "50,25,595,85"},
+		// STOP goes back an edge (keeping what was moved), and from the left edge to the whole box.
+		{"STOP goes back", []hw.Event{next, ok, next, stop, stop, ok}, "50,41,595,455"},
+		{"moved, then back where found", []hw.Event{next, next, prev, ok, ok, ok, ok, ok}, "50,25,595,455"},
+	}
+	for _, tt := range tests {
+		s := &screens{}
+		got, err := New(presses(s, tt.evs...), s, io.Discard).Ask(context.Background(), q)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got, err, tt.want)
+			continue
+		}
+		if first := s.shown[0]; first.Kind != display.KindTray || first.Selected != display.EdgeNone || !first.Tray.Found || first.Tray.Box != q.Box {
+			t.Errorf("%s: first screen %v selected %d %+v, want the tray found", tt.name, first.Kind, first.Selected, first.Tray)
+		}
+		for _, sc := range s.shown {
+			if _, err := display.Render(sc, display.English); err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+		}
+	}
+	// Without a picture or a box in the frame, the status screen asks as before.
+	s := &screens{}
+	bad := q
+	bad.Box = image.Rect(50, 25, 700, 455)
+	if got, err := New(presses(s, ok), s, io.Discard).Ask(context.Background(), bad); err != nil || got != "" || s.shown[0].Kind != display.KindStatus {
+		t.Errorf("a box outside the frame: %q, %v, showed %v", got, err, s.shown[0].Kind)
+	}
+}
+
 func TestAskErrors(t *testing.T) {
 	s := &screens{}
 	p := New(presses(s), s, io.Discard)
@@ -156,7 +205,15 @@ func TestCalibrateOnButtons(t *testing.T) {
 	defer src.Close()
 	truth := [4]int{1, 3, 3, 6}
 	s := &screens{}
+	var found image.Rectangle // the tray found; the player moves its left edge one press right
 	pl := &player{s: s, press: func(sc display.Screen) (hw.Event, bool) {
+		if sc.Kind == display.KindTray && sc.Tray.Found && sc.Selected == display.EdgeNone {
+			found = sc.Tray.Box
+			return next, true
+		}
+		if sc.Kind == display.KindTray && sc.Selected == display.EdgeLeft && sc.Tray.Box.Min.X == found.Min.X {
+			return next, true
+		}
 		if sc.Kind == display.KindCorrect && sc.Selected < 4 && sc.Dice[sc.Selected] != truth[sc.Selected] {
 			return next, true
 		}
@@ -175,6 +232,10 @@ func TestCalibrateOnButtons(t *testing.T) {
 	if !slices.Equal(res.Profile.Dice.Values, truth[:]) {
 		t.Errorf("profile values %v, want %v", res.Profile.Dice.Values, truth)
 	}
+	step := res.Profile.Tray.Frame.X / 40
+	if tr := res.Profile.Tray; found.Empty() || tr.Found != found || tr.Box != image.Rect(found.Min.X+step, found.Min.Y, found.Max.X, found.Max.Y) {
+		t.Errorf("tray %v (found %v), want the box found %v with its left edge %d px right", tr.Box, tr.Found, found, step)
+	}
 	// The screens in order, repeats left out: the tray (twice: dice were left in it), the tray
 	// found, the roll, the dice.
 	var seen []display.Screen
@@ -190,7 +251,7 @@ func TestCalibrateOnButtons(t *testing.T) {
 	}{
 		{display.KindStatus, display.StatusCalEmpty, ""},
 		{display.KindStatus, display.StatusCalEmpty, "the tray is not empty: 4 dice seen in it; take them out"},
-		{display.KindStatus, display.StatusCalTray, ""},
+		{display.KindTray, 0, ""},
 		{display.KindStatus, display.StatusCalRoll, ""},
 		{display.KindCorrect, 0, ""},
 	}
