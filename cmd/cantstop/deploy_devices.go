@@ -117,9 +117,11 @@ func learntPath(stateDir string) string {
 const cameraWait = 15 * time.Second
 
 // openDice is the companion's dice reader over the camera, or nil (dice
-// entered with the buttons) when the camera is not required and does not
-// open within wait. With a learnt file it learns the dice the players
-// confirm (calibration.Learner).
+// entered with the buttons) without one ([camera] source = none). A camera that
+// does not open within wait fails run when [camera] required is set; else the
+// players enter the dice until it opens (companion.LateReader, tried at the
+// start of a roll). With a learnt file it learns the dice the players confirm
+// (calibration.Learner).
 func openDice(ctx context.Context, c config.Config, profile, learnt string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
 	none := closerFunc(func() error { return nil })
 	if c.Camera.Source == "none" {
@@ -127,30 +129,20 @@ func openDice(ctx context.Context, c config.Config, profile, learnt string, wait
 	}
 	deadline := time.Now().Add(wait)
 	for try := 1; ; try++ {
-		src, r, rx, err := openCamera(ctx, c, profile, learnt, log)
+		dr, cl, err := openDiceOnce(ctx, c, profile, learnt, log)
 		if err == nil {
-			cr := companion.NewCameraReader(src, r)
-			if learnt == "" || rx.moved {
-				return cr, src, nil
-			}
-			if aside := setAside(rx); aside != "" { // kept for a look; learning starts again
-				if err := os.Rename(learnt, learnt+aside); err != nil {
-					log.Error("cannot set the learnt dice aside: they will be overwritten", "err", err)
-				} else {
-					log.Warn("learnt dice set aside: learning starts again", "set_aside", learnt+aside)
-				}
-			}
-			l := calibration.NewLearner(learnt, rx.base, rx.learnt, r, log)
-			cr.Learn = l.Add
-			return cr, closerFunc(func() error { return errors.Join(l.Close(), src.Close()) }), nil
+			return dr, cl, nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			if c.Camera.Required {
 				return nil, nil, fmt.Errorf("camera (required by [camera] required = true): %w", err)
 			}
-			log.Error("camera failed: the dice are entered with the buttons; run cantstop doctor for the fix, then restart the service",
+			log.Error("camera failed: the dice are entered with the buttons until it opens (tried at the start of each roll); run cantstop doctor for the fix",
 				"source", c.Camera.Source, "err", err)
-			return nil, none, nil
+			late := &companion.LateReader{Log: log, Open: func() (companion.DiceReader, io.Closer, error) {
+				return openDiceOnce(ctx, c, profile, learnt, log)
+			}}
+			return late, late, nil
 		}
 		if try == 1 {
 			log.Warn("camera not ready: retrying", "source", c.Camera.Source, "for", wait, "err", err)
@@ -160,4 +152,26 @@ func openDice(ctx context.Context, c config.Config, profile, learnt string, wait
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// openDiceOnce opens the camera and its dice reader, learning when there is a learnt file.
+func openDiceOnce(ctx context.Context, c config.Config, profile, learnt string, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
+	src, r, rx, err := openCamera(ctx, c, profile, learnt, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr := companion.NewCameraReader(src, r)
+	if learnt == "" || rx.moved {
+		return cr, src, nil
+	}
+	if aside := setAside(rx); aside != "" { // kept for a look; learning starts again
+		if err := os.Rename(learnt, learnt+aside); err != nil {
+			log.Error("cannot set the learnt dice aside: they will be overwritten", "err", err)
+		} else {
+			log.Warn("learnt dice set aside: learning starts again", "set_aside", learnt+aside)
+		}
+	}
+	l := calibration.NewLearner(learnt, rx.base, rx.learnt, r, log)
+	cr.Learn = l.Add
+	return cr, closerFunc(func() error { return errors.Join(l.Close(), src.Close()) }), nil
 }

@@ -34,7 +34,7 @@ func (r *diceRig) Close() error {
 // and the display, with the camera the dice reader holds, saved to the state directory
 // (menuProfile), then the dice reader opened again from it, as the service opens it at start
 // (the dice learnt with the old calibration set aside, learning again). A camera that does not
-// open again leaves the players entering the dice, as at a start without one.
+// open again leaves the players entering the dice until it does, as at a start without one.
 type menuCalibrator struct {
 	cfg               config.Config
 	configPath, state string
@@ -79,7 +79,7 @@ func (m *menuCalibrator) calibrate(ctx context.Context, b companion.Buttons) (co
 	}
 	m.rig.dr, m.rig.c = nil, nil
 	dr, c, err := openDice(ctx, m.cfg, path, learntPath(m.state), cameraWait, m.log)
-	if err != nil { // the old reader is closed: the players enter the dice until a restart
+	if err != nil { // [camera] required: the old reader is closed, the players enter the dice until a restart
 		m.log.Error("calibration saved, but the camera did not open again: the dice are entered with the buttons until the service restarts", "err", err)
 		return nil, nil
 	}
@@ -90,7 +90,11 @@ func (m *menuCalibrator) calibrate(ctx context.Context, b companion.Buttons) (co
 // source is the camera the dice reader holds, or one opened for the calibration (own) when
 // the service started without it.
 func (m *menuCalibrator) source(ctx context.Context, controls camera.Controls) (camera.Source, bool, error) {
-	if cr, ok := m.rig.dr.(*companion.CameraReader); ok && cr != nil && cr.Source != nil {
+	dr := m.rig.dr
+	if late, ok := dr.(*companion.LateReader); ok {
+		dr = late.Current()
+	}
+	if cr, ok := dr.(*companion.CameraReader); ok && cr != nil && cr.Source != nil {
 		return cr.Source, false, nil
 	}
 	if m.cfg.Camera.Source == "none" {

@@ -113,7 +113,9 @@ func run(cmd *cobra.Command, f *deviceFlags, level *slog.LevelVar, log *slog.Log
 	open.add(c.Close)
 
 	camera := cfg.Camera.Source
-	if rig.dr == nil {
+	if late, ok := rig.dr.(*companion.LateReader); ok && late.Current() == nil {
+		camera += " (not open: dice entered with the buttons until it opens)"
+	} else if rig.dr == nil {
 		camera = "none (dice entered with the buttons)"
 	}
 	log.Info("companion running", "state_dir", stateDir, "camera", camera, "display", cfg.Display.Output,

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -139,8 +141,9 @@ func TestRunUnderSystemd(t *testing.T) {
 	}
 }
 
-// TestOpenDiceFallback: a camera that does not open is waited for, then the
-// companion gets no reader (dice by buttons), unless the config requires it.
+// TestOpenDiceFallback: a camera that does not open is waited for, then the players enter the
+// dice until it opens (a LateReader, which reads once the camera is there), unless the config
+// requires it.
 func TestOpenDiceFallback(t *testing.T) {
 	dir := t.TempDir()
 	c := config.Default()
@@ -150,8 +153,9 @@ func TestOpenDiceFallback(t *testing.T) {
 
 	start := time.Now()
 	d, cl, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), "", 1500*time.Millisecond, log)
-	if err != nil || d != nil || cl == nil {
-		t.Fatalf("missing camera: reader %v, err %v; want no reader, no error", d, err)
+	late, ok := d.(*companion.LateReader)
+	if err != nil || !ok || cl == nil {
+		t.Fatalf("missing camera: reader %T, err %v; want a LateReader, no error", d, err)
 	}
 	if waited := time.Since(start); waited < 1500*time.Millisecond {
 		t.Errorf("gave up after %v, before the wait of 1.5s", waited)
@@ -161,7 +165,34 @@ func TestOpenDiceFallback(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, logs.String())
 		}
 	}
+	ctx := context.Background()
+	if _, err := late.ReadDice(ctx, 4); !errors.Is(err, companion.ErrNoCamera) {
+		t.Errorf("read without the camera: %v, want ErrNoCamera", err)
+	}
+	// The camera appears (a photo of four dice, 1 3 3 6): the next try opens it and reads.
+	photo, err := os.ReadFile(filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "missing.jpg"), photo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := late.ReadDice(ctx, 4); !errors.Is(err, companion.ErrNoCamera) {
+		t.Errorf("read before the next try is due: %v, want ErrNoCamera", err)
+	}
+	late.Every = time.Nanosecond
+	res, err := late.ReadDice(ctx, 4)
+	if err != nil || late.Current() == nil || !slices.Equal(slices.Sorted(slices.Values(res.Values)), []int{1, 3, 3, 6}) {
+		t.Errorf("the camera plugged in late: %+v, %v; want 1 3 3 6 read", res, err)
+	}
+	if !strings.Contains(logs.String(), "camera opened") {
+		t.Errorf("log lacks the camera opening:\n%s", logs.String())
+	}
+	if err := cl.Close(); err != nil || late.Current() != nil {
+		t.Errorf("close: %v, reader %v", err, late.Current())
+	}
 
+	os.Remove(filepath.Join(dir, "missing.jpg"))
 	c.Camera.Required = true
 	if _, _, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), "", 0, log); err == nil ||
 		!strings.Contains(err.Error(), "required") {

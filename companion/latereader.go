@@ -1,0 +1,113 @@
+package companion
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// LateReader is the dice reader of a camera that did not open when the service started, or
+// again after a calibration: a USB camera plugged in late, a loose ribbon cable reseated. Each
+// ReadDice opens it again, at most once every Every, and reads with it once it opens; until
+// then ReadDice fails and the players enter the dice, as without a camera. No restart needed.
+type LateReader struct {
+	// Open opens the camera and its dice reader, and what closes them. It is not given the
+	// read's context: a camera lives as long as the context it was opened with (the service's).
+	Open  func() (DiceReader, io.Closer, error)
+	Every time.Duration    // between tries (DefaultReopen when zero)
+	Now   func() time.Time // the clock (time.Now when nil)
+	Log   *slog.Logger
+
+	mu     sync.Mutex
+	r      DiceReader
+	c      io.Closer
+	tried  time.Time
+	err    error
+	closed bool
+}
+
+// DefaultReopen is how often a LateReader tries the camera: a try costs a failed open (a few
+// milliseconds) at the start of a roll.
+const DefaultReopen = 20 * time.Second
+
+// ErrNoCamera is wrapped by ReadDice while the camera is not open.
+var ErrNoCamera = errors.New("camera not open")
+
+// ReadDice reads with the camera once it has opened.
+func (l *LateReader) ReadDice(ctx context.Context, want int) (DiceResult, error) {
+	r, err := l.open()
+	if err != nil {
+		return DiceResult{}, err
+	}
+	return r.ReadDice(ctx, want)
+}
+
+// Confirm passes the players' values on to the camera's reader when it learns.
+func (l *LateReader) Confirm(values []int) {
+	if lr, ok := l.Current().(Learner); ok {
+		lr.Confirm(values)
+	}
+}
+
+// Current is the camera's dice reader once it has opened, else nil.
+func (l *LateReader) Current() DiceReader {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r
+}
+
+// Close closes the camera if it opened; later reads fail.
+func (l *LateReader) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if l.c == nil {
+		return nil
+	}
+	c := l.c
+	l.r, l.c = nil, nil
+	return c.Close()
+}
+
+func (l *LateReader) open() (DiceReader, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return nil, fmt.Errorf("%w: the reader is closed", ErrNoCamera)
+	case l.r != nil:
+		return l.r, nil
+	}
+	now, every := time.Now, l.Every
+	if l.Now != nil {
+		now = l.Now
+	}
+	if every <= 0 {
+		every = DefaultReopen
+	}
+	t := now()
+	if !l.tried.IsZero() && t.Sub(l.tried) < every {
+		return nil, fmt.Errorf("%w (%v); tried again every %v", ErrNoCamera, l.err, every)
+	}
+	l.tried = t
+	r, c, err := l.Open()
+	if err == nil && r == nil {
+		err = errors.New("no dice reader")
+		if c != nil {
+			c.Close()
+		}
+	}
+	if err != nil {
+		l.err = err
+		return nil, fmt.Errorf("%w (%v); tried again every %v", ErrNoCamera, err, every)
+	}
+	l.r, l.c = r, c
+	if l.Log != nil {
+		l.Log.Info("camera opened: the dice are read again")
+	}
+	return r, nil
+}
