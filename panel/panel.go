@@ -68,7 +68,7 @@ func (p *Panel) Ask(ctx context.Context, q calibration.Question) (string, error)
 	if q.Kind == calibration.AskValues {
 		return p.values(ctx, q)
 	}
-	if q.Kind == calibration.AskTray && q.Frame.X > 0 && q.Frame.Y > 0 && q.Box.In(image.Rectangle{Max: q.Frame}) {
+	if q.Kind == calibration.AskTray && !q.Box.Empty() && q.Box.In(image.Rectangle{Max: q.Frame}) {
 		return p.tray(ctx, q)
 	}
 	st, okAns, stopAns, found := screen(q.Kind)

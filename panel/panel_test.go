@@ -155,12 +155,14 @@ func TestAskTray(t *testing.T) {
 			}
 		}
 	}
-	// Without a picture or a box in the frame, the status screen asks as before.
-	s := &screens{}
-	bad := q
-	bad.Box = image.Rect(50, 25, 700, 455)
-	if got, err := New(presses(s, ok), s, io.Discard).Ask(context.Background(), bad); err != nil || got != "" || s.shown[0].Kind != display.KindStatus {
-		t.Errorf("a box outside the frame: %q, %v, showed %v", got, err, s.shown[0].Kind)
+	// Without a box in the frame, the status screen asks as before.
+	for _, box := range []image.Rectangle{image.Rect(50, 25, 700, 455), {}} {
+		s := &screens{}
+		bad := q
+		bad.Box = box
+		if got, err := New(presses(s, ok), s, io.Discard).Ask(context.Background(), bad); err != nil || got != "" || s.shown[0].Kind != display.KindStatus {
+			t.Errorf("box %v in a 640×480 frame: %q, %v, showed %v", box, got, err, s.shown[0].Kind)
+		}
 	}
 }
 
