@@ -57,11 +57,11 @@ const (
 )
 
 // BackgroundMaker makes a Background from frames of one fixed camera, keeping each frame only
-// at the background's size.
+// at the background's size, and the boxes of its dice.
 type BackgroundMaker struct {
 	frame, size image.Point
 	small       [][]byte
-	cover       [][]bool
+	cover       [][]image.Rectangle // per frame, the pixels round its dice
 }
 
 // Add takes a frame with the boxes of the dice in it (frame pixels; none for the empty tray):
@@ -81,13 +81,10 @@ func (m *BackgroundMaker) Add(frame gocv.Mat, dice []image.Rectangle) error {
 	defer r.Close()
 	gocv.Resize(frame, &r, m.size, 0, 0, gocv.InterpolationArea)
 	s := float64(m.size.X) / float64(fs.X)
-	cover := make([]bool, m.size.X*m.size.Y)
+	var cover []image.Rectangle
 	for _, b := range dice {
-		c := scaleRect(grow(b, maskGrow), s).Intersect(image.Rectangle{Max: m.size})
-		for y := c.Min.Y; y < c.Max.Y; y++ {
-			for x := c.Min.X; x < c.Max.X; x++ {
-				cover[y*m.size.X+x] = true
-			}
+		if c := scaleRect(grow(b, maskGrow), s).Intersect(image.Rectangle{Max: m.size}); !c.Empty() {
+			cover = append(cover, c)
 		}
 	}
 	m.small = append(m.small, r.ToBytes())
@@ -106,21 +103,35 @@ func (m *BackgroundMaker) Make() (*Background, error) {
 	n := m.size.X * m.size.Y
 	bg := &Background{Frame: m.frame, Size: m.size, Pix: make([]byte, 3*n), Known: make([]bool, n)}
 	v := make([]byte, 0, len(m.small))
+	covered := func(i int, p image.Point) bool {
+		for _, c := range m.cover[i] {
+			if p.In(c) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := make([]int, 0, len(m.small)) // the frames with no die on the pixel
 	for p := 0; p < n; p++ {
+		pt := image.Pt(p%m.size.X, p/m.size.X)
+		seen = seen[:0]
+		for i := range m.small {
+			if !covered(i, pt) {
+				seen = append(seen, i)
+			}
+		}
+		if len(seen) == 0 {
+			continue
+		}
 		for c := 0; c < 3; c++ {
 			v = v[:0]
-			for i, sm := range m.small {
-				if !m.cover[i][p] {
-					v = append(v, sm[3*p+c])
-				}
-			}
-			if len(v) == 0 {
-				break
+			for _, i := range seen {
+				v = append(v, m.small[i][3*p+c])
 			}
 			slices.Sort(v)
 			bg.Pix[3*p+c] = v[len(v)/2]
-			bg.Known[p] = true
 		}
+		bg.Known[p] = true
 	}
 	return bg, nil
 }
@@ -152,20 +163,21 @@ func (b *Background) KnownShare() float64 {
 	return float64(k) / float64(max(1, len(b.Known)))
 }
 
-// staticDrop returns the candidates that are not part of the rig, and how many were.
-// A frame of another size than the background's keeps them all.
-func (b *Background) staticDrop(frame gocv.Mat, cands []cand) ([]cand, int) {
+// staticDrop returns the candidates that are not part of the rig, and the strongest peak of
+// those that were (0: none). A frame of another size than the background's keeps them all.
+func (b *Background) staticDrop(frame gocv.Mat, cands []cand) ([]cand, float64) {
 	if b == nil || frame.Cols() != b.Frame.X || frame.Rows() != b.Frame.Y {
 		return cands, 0
 	}
-	out := cands[:0:0]
+	out, dropped := cands[:0:0], 0.0
 	for _, k := range cands {
 		if b.static(frame, k) {
+			dropped = max(dropped, k.peak)
 			continue
 		}
 		out = append(out, k)
 	}
-	return out, len(cands) - len(out)
+	return out, dropped
 }
 
 // static says whether the spot of a candidate looks as it does on the background.

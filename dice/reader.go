@@ -29,7 +29,12 @@ type Reader struct {
 	m    *model
 	head *head       // the rig's own last layer (Adapt), or nil
 	bg   *Background // the rig's empty table (SetBackground), or nil
-	mu   sync.Mutex  // guards the networks and head: an OpenCV Net is not safe for concurrent use
+	mu   sync.Mutex  // guards the networks, head and background: an OpenCV Net is not safe for concurrent use
+	// LearnBackground: scenes to learn a background from (0: none), the scenes so far, and
+	// whether bg was learnt so.
+	learnBg  int
+	bgm      *BackgroundMaker
+	bgLearnt bool
 }
 
 // NewReader loads the networks (the built-in ones unless o.Model names a folder).
@@ -57,13 +62,20 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	cands = inTray(cands, r.o.Tray)
-	cands, _ = r.bg.staticDrop(frame, cands)
+	cands, dropped := r.bg.staticDrop(frame, cands)
+	th := r.m.th
+	if dropped >= th.Peak {
+		// A spot of the rig strong enough to be a die made every frame of it unreadable where
+		// the thresholds were set (BENCHMARKS-dice.md, the rig's background): without it the
+		// faces must be as sure as a closer look's, or the misreads it hid are read.
+		th.Face = max(th.Face, th.Look)
+	}
 	f, err := r.m.faceProbs(frame, cands, r.head)
 	if err != nil {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	defer func() { f.Close() }()
-	rd := decide(cands, f.probs, r.m.th, r.o.Expect, nil)
+	rd := decide(cands, f.probs, th, r.o.Expect, nil)
 	if rd.Status != StatusRead && !rd.unsure() {
 		// Look closer only now: a look costs about a third of a frame, and most frames are read
 		// without (pipeline.decide). A die read unsurely leaves the frame unread whatever the
@@ -78,7 +90,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 				return Reading{Status: StatusUnreadable, Why: err.Error()}
 			}
 			f = f.join(g)
-			rd = decide(all, f.probs, r.m.th, r.o.Expect, looks)
+			rd = decide(all, f.probs, th, r.o.Expect, looks)
 		}
 	}
 	for i := range rd.Dice {
@@ -100,7 +112,7 @@ func (r *Reader) SetBackground(b *Background) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.bg = b
+	r.bg, r.bgLearnt, r.bgm = b, false, nil
 	return nil
 }
 

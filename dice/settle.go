@@ -95,7 +95,8 @@ func Settle(ctx context.Context, src camera.Source, r *Reader, o SettleOpts) (Re
 			votes, seen = votes[:0], 0
 			continue
 		}
-		last = r.Read(still.add(frame, thumb, o))
+		scene := still.add(frame, thumb, o)
+		last = r.Read(scene)
 		seen++
 		votes = append(votes, last)
 		if len(votes) > o.Window {
@@ -105,17 +106,17 @@ func Settle(ctx context.Context, src camera.Source, r *Reader, o SettleOpts) (Re
 		if !ok {
 			continue
 		}
-		if rd.Status != StatusRead {
-			return rd, nil
-		}
 		// Frames of one still scene that read a die two ways say its face is on the edge
 		// of being misread: the majority is no proof then, and the die is refused.
-		if i := disputed(votes, rd); i >= 0 {
-			if len(votes) < o.Window {
-				continue
+		if rd.Status == StatusRead {
+			if i := disputed(votes, rd); i >= 0 {
+				if len(votes) < o.Window {
+					continue
+				}
+				rd = refuseDisputed(rd, votes, i)
 			}
-			return refuseDisputed(rd, votes, i), nil
 		}
+		r.stillScene(scene, rd) // once a scene: what it settled on
 		return rd, nil
 	}
 }

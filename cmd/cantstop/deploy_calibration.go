@@ -172,6 +172,10 @@ func openCalibrated(ctx context.Context, c config.Config, profile, learnt string
 	if err := r.SetBackground(bg); err != nil { // checked when the profile was read
 		log.Error("calibration background not used", "err", err)
 	}
+	if bg == nil {
+		r.LearnBackground(dice.BackgroundScenes)
+		log.Info("no background of the empty tray: the reader learns one from the rolls it sees", "rolls", dice.BackgroundScenes)
+	}
 	if all := rx.all(); len(all) > 0 {
 		a, err := r.Adapt(all)
 		if err != nil {

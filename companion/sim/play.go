@@ -115,6 +115,7 @@ func learningReader(dir string, log *slog.Logger) func(t *Table) (companion.Dice
 			stop()
 			return nil, nil, err
 		}
+		r.LearnBackground(dice.BackgroundScenes) // as the service does without a calibration
 		l := calibration.NewLearner(path, nil, store, r, log)
 		cr.Learn = l.Add
 		return cr, func() { l.Close(); stop() }, nil
