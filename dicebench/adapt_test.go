@@ -44,3 +44,36 @@ func TestBenchAdapt(t *testing.T) {
 		t.Error("Adapt -1 accepted")
 	}
 }
+
+// With LearnBackground the reader learns each folder's background from the scenes it settles
+// on, no labels: every photo is scored, no more are misread, and the reader leaves without it.
+func TestBenchLearnBackground(t *testing.T) {
+	r := benchReader(t)
+	dir := filepath.Join(photoDir, "nell-byler")
+	o := BenchOpts{MaxDice: 6, Settle: 6}
+	plain, err := Bench(context.Background(), []string{dir}, r, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.LearnBackground = true
+	rep, err := Bench(context.Background(), []string{dir}, r, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, p := rep.Sets[0], plain.Sets[0]
+	if !rep.LearnBackground || s.Photos != p.Photos {
+		t.Fatalf("learning: %d photos scored, %d without", s.Photos, p.Photos)
+	}
+	t.Logf("%d photos: %d exact, %d misread learning the background; %d, %d without", s.Photos, s.Exact, s.Misread, p.Exact, p.Misread)
+	if s.Misread > p.Misread {
+		t.Errorf("%d photos misread learning the background, %d without: %v", s.Misread, p.Misread, s.MisreadPhotos)
+	}
+	if r.LearntBackground() {
+		t.Error("the reader keeps a learnt background after the bench")
+	}
+	for _, bad := range []BenchOpts{{LearnBackground: true}, {LearnBackground: true, Settle: 6, Adapt: 5}} {
+		if _, err := Bench(context.Background(), []string{dir}, r, bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,6 +41,10 @@ type BenchOpts struct {
 	// NoBackground, and measures the rest.
 	Adapt        int
 	NoBackground bool
+	// LearnBackground (with Settle) has the reader learn each folder's background from the
+	// scenes it settles on, the photos in name order, with no labels, as the service does
+	// without a calibration (dice.Reader.LearnBackground); every photo is measured.
+	LearnBackground bool
 }
 
 // BenchSet is the score of one folder (or of the total).
@@ -83,10 +88,12 @@ type BenchReport struct {
 	// Variation is the picture variation applied to every photo (BenchOpts.Vary), if any.
 	Variation string `json:"variation,omitempty"`
 	// Settle is how many noisy frames each photo was settled over (BenchOpts.Settle), if any.
-	Settle int        `json:"settle,omitempty"`
-	Adapt  int        `json:"adapt,omitempty"` // BenchOpts.Adapt
-	Sets   []BenchSet `json:"sets"`
-	Total  BenchSet   `json:"total"`
+	Settle int `json:"settle,omitempty"`
+	Adapt  int `json:"adapt,omitempty"` // BenchOpts.Adapt
+	// LearnBackground: the reader learnt each folder's background as it read (BenchOpts).
+	LearnBackground bool       `json:"learn_background,omitempty"`
+	Sets            []BenchSet `json:"sets"`
+	Total           BenchSet   `json:"total"`
 }
 
 type labelled struct {
@@ -102,7 +109,7 @@ type labelBox struct {
 
 // Bench reads every photo listed in each folder's labels.csv (file,values) and scores the reader.
 func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (BenchReport, error) {
-	rep := BenchReport{Variation: o.Vary, Settle: o.Settle, Adapt: o.Adapt}
+	rep := BenchReport{Variation: o.Vary, Settle: o.Settle, Adapt: o.Adapt, LearnBackground: o.LearnBackground}
 	var many []BenchSet
 	rep.Total.Name = "total"
 	var vary Variation
@@ -112,9 +119,13 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 	if o.Adapt < 0 {
 		return rep, fmt.Errorf("bench: adapt on %d photos: give 0 or more", o.Adapt)
 	}
-	if o.Adapt > 0 {
+	if o.LearnBackground && (o.Settle == 0 || o.Adapt > 0) {
+		return rep, errors.New("bench: a background is learnt from settled scenes, without --adapt: give --settle N and leave out --adapt")
+	}
+	if o.Adapt > 0 || o.LearnBackground {
 		defer r.Adapt(nil) // the reader leaves as general as it came
 		defer r.SetBackground(nil)
+		defer r.LearnBackground(0)
 	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)
@@ -135,6 +146,14 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 				return rep, err
 			}
 			photos, adapted = rest, &info
+		}
+		if o.LearnBackground { // each folder a rig of its own, its rolls in the order taken
+			if err := r.SetBackground(nil); err != nil {
+				return rep, err
+			}
+			r.LearnBackground(dice.BackgroundScenes)
+			photos = slices.Clone(photos)
+			slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
 		}
 		name := filepath.Base(filepath.Clean(dir))
 		set, over := BenchSet{Name: name, Adapted: adapted}, BenchSet{Name: fmt.Sprintf("%s>%d", name, o.MaxDice)}

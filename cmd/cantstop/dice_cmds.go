@@ -168,6 +168,7 @@ func diceBenchCmd() *cobra.Command {
 		settle   int
 		adapt    int
 		noBG     bool
+		learnBG  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench DIR...",
@@ -178,10 +179,12 @@ func diceBenchCmd() *cobra.Command {
   cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --cut --failures /tmp/cut
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --settle 12
   cantstop dice bench ../shared/dice-photos/*/ --max-dice 6 --model runs/fold2
-  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --adapt 10`,
+  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --adapt 10
+  cantstop dice bench ../shared/dice-photos/nell-byler --max-dice 6 --settle 5 --learn-background`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle, Adapt: adapt, NoBackground: noBG}
+			o := dicebench.BenchOpts{MaxDice: maxDice, Failures: failures, Vary: vary, Settle: settle, Adapt: adapt, NoBackground: noBG,
+				LearnBackground: learnBG}
 			if settle < 0 {
 				return fmt.Errorf("--settle %d: give a number of frames above 0", settle)
 			}
@@ -190,6 +193,9 @@ func diceBenchCmd() *cobra.Command {
 			}
 			if adapt < 0 {
 				return fmt.Errorf("--adapt %d: give the number of photos to learn each folder's dice from, 0 or more", adapt)
+			}
+			if learnBG && (settle == 0 || adapt != 0) {
+				return fmt.Errorf("--learn-background learns from settled scenes, as in play: give --settle N, and leave out --adapt")
 			}
 			r, err := dice.NewReader(dice.Opts{Model: model})
 			if err != nil {
@@ -224,6 +230,8 @@ func diceBenchCmd() *cobra.Command {
 		"each with its own sensor noise (noise8@1, @2, ...) and read averaged with the frames before it, after --vary if given; no reading agreed counts as unreadable")
 	cmd.Flags().IntVar(&adapt, "adapt", 0, "learn each folder's dice from its first K photos by name (their labels standing in for the players' confirmations, as in play), make the rig's background from them (the empty tray calibration keeps) and measure the rest")
 	cmd.Flags().BoolVar(&noBG, "no-background", false, "with --adapt: make no background (to see what it gives)")
+	cmd.Flags().BoolVar(&learnBG, "learn-background", false, "with --settle: the reader learns each folder's background from the scenes it settles on, "+
+		"the photos in name order, with no labels, as the service does without a calibration; every photo is measured")
 	cmd.Flags().BoolVar(&cuts, "cut", false, "cut each photo with boxes.csv through each die (0.3, 0.5, 0.7 of it, from each side) and "+
 		"count the cut photos refused, read right and misread (--failures: pictures of the misread ones)")
 	return cmd
@@ -267,6 +275,9 @@ func benchCuts(cmd *cobra.Command, dirs []string, r *dice.Reader, o dicebench.Be
 func printBench(w io.Writer, rep dicebench.BenchReport) {
 	if rep.Settle > 0 {
 		fmt.Fprintf(w, "every photo settled over up to %d frames of sensor noise\n", rep.Settle)
+	}
+	if rep.LearnBackground {
+		fmt.Fprintf(w, "each folder's background learnt from the scenes settled on, the photos in name order (%d a time)\n", dice.BackgroundScenes)
 	}
 	if rep.Variation != "" {
 		fmt.Fprintf(w, "every photo changed first: %s\n", rep.Variation)
