@@ -16,7 +16,8 @@
 //  1. Find (detect.go): a CenterNet-style detector looks at a 320×320 letterboxed copy of the
 //     frame and gives a heat map of die centres with each die's size; its peaks are the
 //     candidates, kept only inside Opts.Tray, less those on spots of the rig itself when the
-//     reader has the rig's Background (background.go: the empty tray, from calibration). A
+//     reader has the rig's Background (background.go: the empty tray, from calibration, or
+//     learnt from the scenes Settle settles on, learnbackground.go). A
 //     candidate not sure enough to be a die but not faint either is looked at closer: the
 //     detector runs again on a 128×128 square round it at twice the scale, where it sees a
 //     small die whole.
@@ -62,7 +63,10 @@
 // BackgroundMaker makes a Background from the empty tray and confirmed rolls (their dice
 // masked), and SetBackground has the reader drop each detector peak whose spot correlates with
 // the background (a screw head, a stain, a printed pip on the tray), which would otherwise make
-// frames unreadable. A die on such a spot changes it, so it stays.
+// frames unreadable. A die on such a spot changes it, so it stays. Without a calibration,
+// LearnBackground has the reader make its background itself from the still scenes Settle
+// settles on. In a frame where such a spot as strong as a die was dropped, faces are read only
+// at the closer looks' threshold: the spots had hidden misreads from the thresholds' tuning.
 //
 // A Reader may be used from several goroutines (one network pass at a time); Close frees the
 // networks' C memory.
