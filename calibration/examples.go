@@ -91,6 +91,9 @@ type Learnt struct {
 	// corrected): they are not used until the next calibration.
 	DropBase bool           `json:"drop_base,omitempty"`
 	Examples []dice.Example `json:"examples"`
+	// Background is the one the reader learnt in play without a calibrated one
+	// (dice.Reader.LearnBackground), kept for the next start; nil: none.
+	Background *dice.Background `json:"background,omitempty"`
 }
 
 // ErrDamaged marks a Learnt file that cannot be used as it is (broken, another version, bad
@@ -143,6 +146,11 @@ func ParseLearnt(data []byte) (Learnt, error) {
 	}
 	if errs := checkExamples("examples", l.Examples); len(errs) > 0 {
 		return Learnt{}, errors.Join(errs...)
+	}
+	if l.Background != nil {
+		if err := l.Background.Check(); err != nil {
+			return Learnt{}, fmt.Errorf("background: %w", err)
+		}
 	}
 	return l, nil
 }

@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"context"
 	"encoding/csv"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cantstop/cantstop/camera"
 	"github.com/cantstop/cantstop/dice"
 	"gocv.io/x/gocv"
 )
@@ -90,6 +92,7 @@ func TestLoadLearnt(t *testing.T) {
 		{"another version", `{"version": 2, "examples": []}`, "version 2, this cantstop reads 1"},
 		{"wrong size", `{"version": 1, "examples": [{"value": 2, "weight": 1, "square": "AAAA"}]}`, "examples[0]: square of 3 bytes"},
 		{"impossible value", `{"version": 1, "examples": [{"value": -1, "weight": 1, "square": ""}]}`, "examples[0]: value -1"},
+		{"broken background", `{"version": 1, "examples": [], "background": {"frame": [640, 480], "png": "AAAA"}}`, "background picture"},
 	} {
 		os.WriteFile(path, []byte(tc.data), 0o644)
 		if _, err := LoadLearnt(path); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
@@ -199,4 +202,75 @@ func TestLearnerDropsAChangedRig(t *testing.T) {
 	if got, err := LoadLearnt(path); err != nil || len(got.Examples) != 0 || !got.DropBase {
 		t.Errorf("store on disk: %d examples, profile's dropped %v, %v", len(got.Examples), got.DropBase, err)
 	}
+}
+
+// The background the reader learns in play is kept in the Learnt file as soon as it is made,
+// or at Close when no roll came after it, and is used again at the next start.
+func TestLearnerKeepsTheBackground(t *testing.T) {
+	dir := filepath.Join("..", "dice", "testdata", "photos", "nell-byler")
+	photos := []string{"IMG_20191208_111304.jpg", "IMG_20191208_111457.jpg", "IMG_20191208_111816.jpg"}
+	learn := func(r *dice.Reader) *dice.Background { // three scenes of one session, settled as in play
+		t.Helper()
+		if err := r.LearnBackground(len(photos), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range photos {
+			src, err := camera.Open(context.Background(), "file:"+filepath.Join(dir, f), camera.Controls{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = dice.Settle(context.Background(), src, r, dice.SettleOpts{})
+			src.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		bg := r.LearntBackground()
+		if bg == nil {
+			t.Fatal("no background learnt from three scenes")
+		}
+		return bg
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, roll := range []bool{true, false} {
+		r, err := dice.NewReader(dice.Opts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		bg := learn(r)
+		path := filepath.Join(t.TempDir(), LearntFile)
+		l := NewLearner(path, nil, Learnt{Version: LearntVersion}, r, quiet)
+		if roll { // a roll played after the background was made: saved with it, before Close
+			l.Add(dice.Confirmation{Examples: nellExamples(t, r, 1)})
+			waitFor(t, func() bool { got, err := LoadLearnt(path); return err == nil && got.Background != nil })
+		}
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadLearnt(path)
+		if err != nil || got.Background == nil || got.Background.Frame != bg.Frame || got.Background.KnownShare() != bg.KnownShare() {
+			t.Fatalf("roll %v: background saved %+v, %v; want the one learnt", roll, got.Background != nil, err)
+		}
+		// The next start: a reader given it uses it at once.
+		next, err := dice.NewReader(dice.Opts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer next.Close()
+		if err := next.LearnBackground(dice.BackgroundScenes, got.Background); err != nil || next.LearntBackground() != got.Background {
+			t.Errorf("roll %v: the kept background not used at the next start: %v", roll, err)
+		}
+	}
+}
+
+// waitFor polls cond until it holds, for at most 10 s (the Learner works in its own goroutine).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("not done within 10 s")
 }

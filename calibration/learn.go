@@ -106,7 +106,11 @@ func (l *Learner) save() {
 func (l *Learner) work() {
 	defer close(l.done)
 	defer func() {
+		bg := l.r.LearntBackground() // learnt since the last roll with dice to learn
 		l.mu.Lock()
+		if bg != nil && bg != l.store.Background {
+			l.store.Background, l.dirty = bg, true
+		}
 		dirty := l.dirty
 		l.mu.Unlock()
 		if dirty {
@@ -115,6 +119,7 @@ func (l *Learner) work() {
 	}()
 	for c := range l.jobs {
 		l.changed(c)
+		bg := l.r.LearntBackground()
 		l.mu.Lock()
 		l.store.Examples = AddExamples(l.store.Examples, c.Examples)
 		l.since += len(c.Examples)
@@ -123,7 +128,17 @@ func (l *Learner) work() {
 		if adapt {
 			l.since = 0
 		}
+		newBg := bg != nil && bg != l.store.Background // learnt anew: kept for the next start at once
+		if newBg {
+			l.store.Background, l.dirty = bg, true
+		}
 		l.mu.Unlock()
+		if newBg {
+			l.log.Info("background learnt from the rolls: spots of the tray that stay put are not taken for dice", "known", bg.KnownShare())
+		}
+		if newBg && !adapt {
+			l.save()
+		}
 		if !adapt {
 			continue
 		}

@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"fmt"
 	"image"
 
 	"gocv.io/x/gocv"
@@ -20,18 +21,32 @@ const learntKnown = 0.95
 // so those are then dropped as calibration's background drops them. It goes on learning: each
 // n scenes more make the background anew, so a camera moved or a tray put elsewhere is learnt
 // again within n rolls. It is for a camera that was not calibrated (n = 0: none learnt); a
-// background set later (SetBackground) wins and is kept as it is.
-func (r *Reader) LearnBackground(n int) {
+// background set later (SetBackground) wins and is kept as it is. from, when not nil, is one
+// learnt before (kept from the last start): it is used until the next n scenes make another.
+func (r *Reader) LearnBackground(n int, from *Background) error {
+	if from != nil {
+		if err := from.Check(); err != nil {
+			return fmt.Errorf("learnt background: %w", err)
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.learnBg, r.bgm = n, nil
+	if n > 0 && from != nil && (r.bg == nil || r.bgLearnt) {
+		r.bg, r.bgLearnt = from, true
+	}
+	return nil
 }
 
-// LearntBackground says whether the reader's background is one it learnt (LearnBackground).
-func (r *Reader) LearntBackground() bool {
+// LearntBackground is the background the reader learnt (LearnBackground), or nil: none yet, or
+// one set by SetBackground. It must not be changed.
+func (r *Reader) LearntBackground() *Background {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.bg != nil && r.bgLearnt
+	if !r.bgLearnt {
+		return nil
+	}
+	return r.bg
 }
 
 // stillScene takes a still scene Settle settled on (frame, read as rd) for the background the

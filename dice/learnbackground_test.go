@@ -20,9 +20,11 @@ func TestLearnBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.LearnBackground(BackgroundScenes)
+	if err := r.LearnBackground(BackgroundScenes, nil); err != nil {
+		t.Fatal(err)
+	}
 	for i, f := range files[:BackgroundScenes] {
-		if r.LearntBackground() {
+		if r.LearntBackground() != nil {
 			t.Fatalf("a background learnt from %d scenes, want %d", i, BackgroundScenes)
 		}
 		// Each photo is a roll's still scene, as a camera that stood still sees it.
@@ -34,7 +36,7 @@ func TestLearnBackground(t *testing.T) {
 			t.Fatalf("%s: not settled", f)
 		}
 	}
-	if !r.LearntBackground() {
+	if r.LearntBackground() == nil {
 		t.Fatalf("no background learnt from %d scenes", BackgroundScenes)
 	}
 	rigSpots(t, r.bg, boxes, files[BackgroundScenes:])
@@ -51,7 +53,7 @@ func TestLearnBackground(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if r.bg == first || !r.LearntBackground() {
+	if r.bg == first || r.LearntBackground() != r.bg {
 		t.Fatal("the next day's scenes did not make the background anew")
 	}
 	// The screw heads of the next day (the board turned): the rig's own now.
@@ -65,14 +67,30 @@ func TestLearnBackground(t *testing.T) {
 
 	// A background set by calibration wins, and nothing more is learnt.
 	bg, _, _ := rigBackground(t, "nell-byler", 8)
-	if err := r.SetBackground(bg); err != nil || r.LearntBackground() {
-		t.Errorf("SetBackground: %v, learnt %v", err, r.LearntBackground())
+	if err := r.SetBackground(bg); err != nil || r.LearntBackground() != nil {
+		t.Errorf("SetBackground: %v, learnt %v", err, r.LearntBackground() != nil)
 	}
 	img := readPhoto(t, files[9])
 	defer img.Close()
 	r.stillScene(img, r.Read(img))
 	if r.bg != bg || r.bgm != nil {
 		t.Error("a scene taken after a background was set")
+	}
+	// One learnt before (kept from the last start) is used at once, but never over a set one;
+	// a damaged one is refused.
+	if err := r.LearnBackground(BackgroundScenes, first); err != nil || r.bg != bg {
+		t.Errorf("a learnt background replaced the one set: %v", err)
+	}
+	fresh, err := NewReader(Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if err := fresh.LearnBackground(BackgroundScenes, first); err != nil || fresh.LearntBackground() != first {
+		t.Errorf("the background learnt before not used: %v", err)
+	}
+	if err := fresh.LearnBackground(BackgroundScenes, &Background{Frame: first.Frame}); err == nil {
+		t.Error("a background without pixels accepted")
 	}
 }
 

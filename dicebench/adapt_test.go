@@ -68,7 +68,7 @@ func TestBenchLearnBackground(t *testing.T) {
 	if s.Misread > p.Misread {
 		t.Errorf("%d photos misread learning the background, %d without: %v", s.Misread, p.Misread, s.MisreadPhotos)
 	}
-	if r.LearntBackground() {
+	if r.LearntBackground() != nil {
 		t.Error("the reader keeps a learnt background after the bench")
 	}
 	for _, bad := range []BenchOpts{{LearnBackground: true}, {LearnBackground: true, Settle: 6, Adapt: 5}} {

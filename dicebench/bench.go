@@ -125,7 +125,7 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 	if o.Adapt > 0 || o.LearnBackground {
 		defer r.Adapt(nil) // the reader leaves as general as it came
 		defer r.SetBackground(nil)
-		defer r.LearnBackground(0)
+		defer r.LearnBackground(0, nil)
 	}
 	if o.Vary != "" {
 		v, err := VariationNamed(o.Vary)
@@ -151,7 +151,9 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 			if err := r.SetBackground(nil); err != nil {
 				return rep, err
 			}
-			r.LearnBackground(dice.BackgroundScenes)
+			if err := r.LearnBackground(dice.BackgroundScenes, nil); err != nil {
+				return rep, err
+			}
 			photos = slices.Clone(photos)
 			slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
 		}

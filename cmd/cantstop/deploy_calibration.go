@@ -173,8 +173,13 @@ func openCalibrated(ctx context.Context, c config.Config, profile, learnt string
 		log.Error("calibration background not used", "err", err)
 	}
 	if bg == nil {
-		r.LearnBackground(dice.BackgroundScenes)
-		log.Info("no background of the empty tray: the reader learns one from the rolls it sees", "rolls", dice.BackgroundScenes)
+		kept := rx.learnt.Background // learnt in play before this start
+		if err := r.LearnBackground(dice.BackgroundScenes, kept); err != nil {
+			log.Error("background learnt before not used: it is learnt again", "err", err)
+			kept = nil
+			r.LearnBackground(dice.BackgroundScenes, nil)
+		}
+		log.Info("no background of the empty tray: the reader learns one from the rolls it sees", "rolls", dice.BackgroundScenes, "kept_from_before", kept != nil)
 	}
 	if all := rx.all(); len(all) > 0 {
 		a, err := r.Adapt(all)

@@ -115,7 +115,10 @@ func learningReader(dir string, log *slog.Logger) func(t *Table) (companion.Dice
 			stop()
 			return nil, nil, err
 		}
-		r.LearnBackground(dice.BackgroundScenes) // as the service does without a calibration
+		if err := r.LearnBackground(dice.BackgroundScenes, store.Background); err != nil { // as the service does without a calibration
+			stop()
+			return nil, nil, err
+		}
 		l := calibration.NewLearner(path, nil, store, r, log)
 		cr.Learn = l.Add
 		return cr, func() { l.Close(); stop() }, nil
