@@ -307,6 +307,9 @@ func checkLearnt(profile, learnt string) (string, error) {
 	if rx.stale {
 		note = "; the dice learnt in play are of another calibration: the service starts learning again"
 	}
+	if b := rx.learnt.Background; b != nil && !rx.stale {
+		note += fmt.Sprintf("; a background learnt in play, %.0f%% of the view", 100*b.KnownShare())
+	}
 	all := rx.all()
 	if len(all) == 0 {
 		return "", doctor.Warning("no dice learnt yet: the reader reads with its general network"+note,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"github.com/cantstop/cantstop/calibration"
 	"github.com/cantstop/cantstop/dice"
+	"gocv.io/x/gocv"
 	"image"
 	"image/color"
 	_ "image/jpeg"
@@ -144,6 +145,24 @@ func TestDoctorWithPhoto(t *testing.T) {
 	if want := "WARN  dice learnt  calibration none; play 8 dice (1: 4, 2: 4, 3: 0, 4: 0, 5: 0, 6: 0); too few examples of 3, 4, 5, 6"; !strings.Contains(out, want) {
 		t.Errorf("doctor output lacks %q:\n%s", want, out)
 	}
+	// A background learnt in play is said too (a photo of the board as the empty tray).
+	var bm dice.BackgroundMaker
+	img := gocv.IMRead(filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg"), gocv.IMReadColor)
+	err := bm.Add(img, nil)
+	img.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Background, err = bm.Make(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(learnt); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	if want := "the general network reads; a background learnt in play, 100% of the view"; !strings.Contains(out, want) {
+		t.Errorf("doctor output lacks %q:\n%s", want, out)
+	}
 	os.WriteFile(learnt, []byte(`{"version": 9}`), 0o644)
 	out, _, _ = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
 	if !strings.Contains(out, "WARN  dice learnt  learnt examples "+learnt+": version 9") || !strings.Contains(out, "the service sets it aside as rig-examples.json.bad") {
@@ -163,7 +182,7 @@ func TestDoctorWithPhoto(t *testing.T) {
 	}
 	// A missing camera file fails, with a fix, and the command fails.
 	os.WriteFile(conf, []byte("[camera]\nsource = \"file:"+filepath.Join(dir, "none.jpg")+"\"\n[buttons]\ninput = keyboard\n[display]\noutput = terminal\n"), 0o644)
-	out, _, err := runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
+	out, _, err = runCLI(t, "doctor", "--config", conf, "--state-dir", dir)
 	if err == nil || !strings.Contains(out, "FAIL  camera") || !strings.Contains(out, "fix: ") {
 		t.Errorf("missing camera file: err %v\n%s", err, out)
 	}
