@@ -88,7 +88,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	p.Say(fmt.Sprintf("Step 1 of %d: the empty tray.", steps))
 	var tray Tray
 	var view image.Image // the empty tray, small, for a display to show with the tray found
-	clipped := 0.0 // the share of the tray clipped white, when that is overexposed
+	clipped := 0.0       // the share of the tray clipped white, when that is overexposed
 	plain, err := dice.NewReader(dice.Opts{Model: o.Reader.Model})
 	if err != nil {
 		return fail(err)
