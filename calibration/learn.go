@@ -106,11 +106,8 @@ func (l *Learner) save() {
 func (l *Learner) work() {
 	defer close(l.done)
 	defer func() {
-		bg := l.r.LearntBackground() // learnt since the last roll with dice to learn
+		l.takeBackground() // learnt since the last roll with dice to learn
 		l.mu.Lock()
-		if bg != nil && bg != l.store.Background {
-			l.store.Background, l.dirty = bg, true
-		}
 		dirty := l.dirty
 		l.mu.Unlock()
 		if dirty {
@@ -119,7 +116,7 @@ func (l *Learner) work() {
 	}()
 	for c := range l.jobs {
 		l.changed(c)
-		bg := l.r.LearntBackground()
+		newBg := l.takeBackground() // kept for the next start at once
 		l.mu.Lock()
 		l.store.Examples = AddExamples(l.store.Examples, c.Examples)
 		l.since += len(c.Examples)
@@ -128,14 +125,7 @@ func (l *Learner) work() {
 		if adapt {
 			l.since = 0
 		}
-		newBg := bg != nil && bg != l.store.Background // learnt anew: kept for the next start at once
-		if newBg {
-			l.store.Background, l.dirty = bg, true
-		}
 		l.mu.Unlock()
-		if newBg {
-			l.log.Info("background learnt from the rolls: spots of the tray that stay put are not taken for dice", "known", bg.KnownShare())
-		}
 		if newBg && !adapt {
 			l.save()
 		}
@@ -151,6 +141,19 @@ func (l *Learner) work() {
 		}
 		l.log.Info("reader adapted to the rig's dice", "examples", len(all), "own head", a.Used, "why", a.Why)
 	}
+}
+
+// takeBackground puts a background the reader learnt anew into the store, and says whether it did.
+func (l *Learner) takeBackground() bool {
+	bg := l.r.LearntBackground()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if bg == nil || bg == l.store.Background {
+		return false
+	}
+	l.store.Background, l.dirty = bg, true
+	l.log.Info("background learnt from the rolls: spots of the tray that stay put are not taken for dice", "known", bg.KnownShare())
+	return true
 }
 
 // changed watches the head's misreads; when the rig changed it drops the head, the profile's

@@ -91,7 +91,7 @@ func (l *LateReader) open() (DiceReader, error) {
 	}
 	t := now()
 	if !l.tried.IsZero() && t.Sub(l.tried) < every {
-		return nil, fmt.Errorf("%w (%v); tried again every %v", ErrNoCamera, l.err, every)
+		return nil, notOpen(l.err, every)
 	}
 	l.tried = t
 	r, c, err := l.Open()
@@ -103,11 +103,16 @@ func (l *LateReader) open() (DiceReader, error) {
 	}
 	if err != nil {
 		l.err = err
-		return nil, fmt.Errorf("%w (%v); tried again every %v", ErrNoCamera, err, every)
+		return nil, notOpen(err, every)
 	}
 	l.r, l.c = r, c
 	if l.Log != nil {
 		l.Log.Info("camera opened: the dice are read again")
 	}
 	return r, nil
+}
+
+// notOpen is ReadDice's error while the camera is not open: the last try's error and when the next comes.
+func notOpen(err error, every time.Duration) error {
+	return fmt.Errorf("%w (%v); tried again every %v", ErrNoCamera, err, every)
 }

@@ -38,8 +38,7 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 		return nil, info, err
 	}
 	var bg dice.BackgroundMaker
-	photos = slices.Clone(photos)
-	slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
+	photos = byName(photos)
 	var ex []dice.Example
 	var rest []labelled
 	for _, p := range photos {
@@ -88,4 +87,11 @@ func adaptTo(ctx context.Context, dir string, photos []labelled, r *dice.Reader,
 		}
 	}
 	return rest, info, nil
+}
+
+// byName is a copy of photos in name order: the order they were taken in, as rolls of a game.
+func byName(photos []labelled) []labelled {
+	photos = slices.Clone(photos)
+	slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
+	return photos
 }

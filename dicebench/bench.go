@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,8 +153,7 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 			if err := r.LearnBackground(dice.BackgroundScenes, nil); err != nil {
 				return rep, err
 			}
-			photos = slices.Clone(photos)
-			slices.SortStableFunc(photos, func(a, b labelled) int { return strings.Compare(a.file, b.file) })
+			photos = byName(photos)
 		}
 		name := filepath.Base(filepath.Clean(dir))
 		set, over := BenchSet{Name: name, Adapted: adapted}, BenchSet{Name: fmt.Sprintf("%s>%d", name, o.MaxDice)}

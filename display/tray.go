@@ -41,11 +41,12 @@ func pictureRect(frame image.Point) image.Rectangle {
 
 func composeTray(c *content, s Screen, t tr) {
 	b := s.Tray.Box
+	box := para{text: fmt.Sprintf("%d,%d – %d,%d", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)}
 	switch {
 	case s.Selected >= EdgeLeft && s.Selected <= EdgeBottom:
 		c.title = t.f(mTEdgeLeft + msg(s.Selected))
 		c.pos = fmt.Sprintf("%d/4", s.Selected+1)
-		c.add(para{text: fmt.Sprintf("%d,%d – %d,%d", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)})
+		c.add(box)
 		c.add(para{text: t.f(mTrayMove), optional: true})
 		c.add(para{text: t.f(mTrayNext), optional: true})
 	default:
@@ -53,7 +54,7 @@ func composeTray(c *content, s Screen, t tr) {
 		if s.Tray.Found {
 			c.title = t.f(mSTCalTray)
 		}
-		c.add(para{text: fmt.Sprintf("%d,%d – %d,%d", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)})
+		c.add(box)
 		c.add(para{text: t.f(mTrayUse), optional: true})
 		c.add(para{text: t.f(mTrayFix), optional: true})
 		c.add(para{text: t.f(mTrayQuit), optional: true})
