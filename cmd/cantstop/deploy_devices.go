@@ -119,19 +119,24 @@ const cameraWait = 15 * time.Second
 // openDice is the companion's dice reader over the camera, or nil (dice
 // entered with the buttons) without one ([camera] source = none). A camera that
 // does not open within wait fails run when [camera] required is set; else the
-// players enter the dice until it opens (companion.LateReader, tried at the
-// start of a roll). With a learnt file it learns the dice the players confirm
+// players enter the dice until it opens. A camera that fails later is closed and
+// opened again the same way (companion.ReopenReader, tried at the start of a
+// roll). With a learnt file it learns the dice the players confirm
 // (calibration.Learner).
 func openDice(ctx context.Context, c config.Config, profile, learnt string, wait time.Duration, log *slog.Logger) (companion.DiceReader, io.Closer, error) {
 	none := closerFunc(func() error { return nil })
 	if c.Camera.Source == "none" {
 		return nil, none, nil
 	}
+	reopen := &companion.ReopenReader{Log: log, Open: func() (companion.DiceReader, io.Closer, error) {
+		return openDiceOnce(ctx, c, profile, learnt, log)
+	}}
 	deadline := time.Now().Add(wait)
 	for try := 1; ; try++ {
 		dr, cl, err := openDiceOnce(ctx, c, profile, learnt, log)
 		if err == nil {
-			return dr, cl, nil
+			reopen.Use(dr, cl)
+			return reopen, reopen, nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			if c.Camera.Required {
@@ -139,10 +144,7 @@ func openDice(ctx context.Context, c config.Config, profile, learnt string, wait
 			}
 			log.Error("camera failed: the dice are entered with the buttons until it opens (tried at the start of each roll); run cantstop doctor for the fix",
 				"source", c.Camera.Source, "err", err)
-			late := &companion.LateReader{Log: log, Open: func() (companion.DiceReader, io.Closer, error) {
-				return openDiceOnce(ctx, c, profile, learnt, log)
-			}}
-			return late, late, nil
+			return reopen, reopen, nil
 		}
 		if try == 1 {
 			log.Warn("camera not ready: retrying", "source", c.Camera.Source, "for", wait, "err", err)

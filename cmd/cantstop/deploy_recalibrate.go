@@ -91,7 +91,7 @@ func (m *menuCalibrator) calibrate(ctx context.Context, b companion.Buttons) (co
 // the service started without it.
 func (m *menuCalibrator) source(ctx context.Context, controls camera.Controls) (camera.Source, bool, error) {
 	dr := m.rig.dr
-	if late, ok := dr.(*companion.LateReader); ok {
+	if late, ok := dr.(*companion.ReopenReader); ok {
 		dr = late.Current()
 	}
 	if cr, ok := dr.(*companion.CameraReader); ok && cr != nil && cr.Source != nil {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/cantstop/cantstop/calibration"
-	"github.com/cantstop/cantstop/companion"
 	"github.com/cantstop/cantstop/config"
 	"github.com/cantstop/cantstop/display"
 	"github.com/cantstop/cantstop/doctor"
@@ -50,7 +49,10 @@ func TestMenuCalibrator(t *testing.T) {
 		t.Fatalf("reader %v, %v", rig.dr, err)
 	}
 	defer rig.Close()
-	first := rig.dr
+	first := cameraReader(rig.dr)
+	if first == nil {
+		t.Fatalf("reader %T, want a camera's", rig.dr)
+	}
 
 	var screen syncBuffer
 	m := &menuCalibrator{cfg: c, configPath: conf, state: state, screen: display.NewTerminal(&screen, display.English), rig: rig, log: log}
@@ -59,7 +61,7 @@ func TestMenuCalibrator(t *testing.T) {
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, logs.String())
 	}
-	if cr, ok := dr.(*companion.CameraReader); !ok || cr == first || cr != rig.dr || cr.Learn == nil {
+	if cr := cameraReader(dr); cr == nil || cr == first || dr != rig.dr || cr.Learn == nil {
 		t.Errorf("reader after calibrating: %T %v (before %v, rig %v): want a new learning CameraReader in the rig", dr, dr, first, rig.dr)
 	}
 	for _, want := range []string{"Empty the tray", "Roll the dice"} {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -142,7 +143,7 @@ func TestRunUnderSystemd(t *testing.T) {
 }
 
 // TestOpenDiceFallback: a camera that does not open is waited for, then the players enter the
-// dice until it opens (a LateReader, which reads once the camera is there), unless the config
+// dice until it opens (a ReopenReader, which reads once the camera is there), unless the config
 // requires it.
 func TestOpenDiceFallback(t *testing.T) {
 	dir := t.TempDir()
@@ -153,9 +154,9 @@ func TestOpenDiceFallback(t *testing.T) {
 
 	start := time.Now()
 	d, cl, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), "", 1500*time.Millisecond, log)
-	late, ok := d.(*companion.LateReader)
+	late, ok := d.(*companion.ReopenReader)
 	if err != nil || !ok || cl == nil {
-		t.Fatalf("missing camera: reader %T, err %v; want a LateReader, no error", d, err)
+		t.Fatalf("missing camera: reader %T, err %v; want a ReopenReader, no error", d, err)
 	}
 	if waited := time.Since(start); waited < 1500*time.Millisecond {
 		t.Errorf("gave up after %v, before the wait of 1.5s", waited)
@@ -205,6 +206,57 @@ func TestOpenDiceFallback(t *testing.T) {
 	}
 }
 
+// TestOpenDiceFailsMidGame: a camera that stops giving frames in the middle of a game (here a
+// recorded stream of five frames that ends) is closed, the players enter that roll's dice, and
+// the next roll opens it again and reads.
+func TestOpenDiceFailsMidGame(t *testing.T) {
+	photo, err := os.ReadFile(filepath.Join("..", "..", "calibration", "testdata", "IMG_20191209_100620.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, dir := t.TempDir(), t.TempDir()
+	for i := range 5 {
+		if err := os.WriteFile(filepath.Join(frames, fmt.Sprintf("frame-%d.jpg", i)), photo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := config.Default()
+	c.Camera.Source = "dir:" + frames
+	var logs syncBuffer
+	d, cl, err := openDice(context.Background(), c, c.CalibrationPath(filepath.Join(dir, "cantstop.conf")), "", time.Second, sdlog.New(&logs, nil, false))
+	if err != nil || d == nil {
+		t.Fatalf("reader %v, %v", d, err)
+	}
+	defer cl.Close()
+	ctx := context.Background()
+	want := []int{1, 3, 3, 6}
+	// The first roll settles on four of the five frames; the second runs out of them.
+	for roll, ok := range []bool{true, false, true} {
+		res, err := d.ReadDice(ctx, 4)
+		got := slices.Sorted(slices.Values(res.Values))
+		switch {
+		case ok && (err != nil || !slices.Equal(got, want)):
+			t.Fatalf("roll %d: %+v, %v; want %v read", roll, res, err, want)
+		case !ok && (err == nil || !strings.Contains(err.Error(), "opened again at the next roll")):
+			t.Fatalf("roll %d: %+v, %v; want the camera's failure", roll, res, err)
+		}
+	}
+	for _, want := range []string{"camera failed: closed, opened again at the next roll", "camera opened: the dice are read again"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// cameraReader is the camera's reader in the service's dice reader, or nil.
+func cameraReader(d companion.DiceReader) *companion.CameraReader {
+	if r, ok := d.(*companion.ReopenReader); ok {
+		d = r.Current()
+	}
+	cr, _ := d.(*companion.CameraReader)
+	return cr
+}
+
 // TestOpenDiceLearns: the service's reader learns into the state directory; a damaged store is
 // set aside (kept for a look) and learning starts again.
 func TestOpenDiceLearns(t *testing.T) {
@@ -223,8 +275,8 @@ func TestOpenDiceLearns(t *testing.T) {
 		t.Fatalf("reader %v, %v", d, err)
 	}
 	defer cl.Close()
-	cr, ok := d.(*companion.CameraReader)
-	if !ok || cr.Learn == nil {
+	cr := cameraReader(d)
+	if cr == nil || cr.Learn == nil {
 		t.Fatalf("reader %T does not learn", d)
 	}
 	if b, err := os.ReadFile(learnt + ".bad"); err != nil || !strings.Contains(string(b), `"value": 8`) {
@@ -302,7 +354,10 @@ func TestOpenCalibratedTray(t *testing.T) {
 		if err != nil || d == nil {
 			t.Fatalf("%s: reader %v, %v", tc.photo, d, err)
 		}
-		cr := d.(*companion.CameraReader)
+		cr := cameraReader(d)
+		if cr == nil {
+			t.Fatalf("%s: reader %T, want a camera's", tc.photo, d)
+		}
 		if !strings.Contains(logs.String(), tc.log) || (cr.Learn != nil) != tc.learns {
 			t.Errorf("%s: learns %v, want %v; log:\n%s", tc.photo, cr.Learn != nil, tc.learns, logs.String())
 		}

@@ -10,11 +10,13 @@ import (
 	"time"
 )
 
-// LateReader is the dice reader of a camera that did not open when the service started, or
-// again after a calibration: a USB camera plugged in late, a loose ribbon cable reseated. Each
-// ReadDice opens it again, at most once every Every, and reads with it once it opens; until
+// ReopenReader is the dice reader of a camera that may come and go: one that did not open
+// when the service started (a USB camera plugged in late, a loose ribbon cable reseated), or
+// one that fails in the middle of a game (unplugged, its driver stuck). A read that fails for
+// the camera, not for its context, closes it; each ReadDice then opens it again, at once the
+// first time and after that at most once every Every, and reads with it once it opens. Until
 // then ReadDice fails and the players enter the dice, as without a camera. No restart needed.
-type LateReader struct {
+type ReopenReader struct {
 	// Open opens the camera and its dice reader, and what closes them. It is not given the
 	// read's context: a camera lives as long as the context it was opened with (the service's).
 	Open  func() (DiceReader, io.Closer, error)
@@ -30,38 +32,69 @@ type LateReader struct {
 	closed bool
 }
 
-// DefaultReopen is how often a LateReader tries the camera: a try costs a failed open (a few
+// DefaultReopen is how often a ReopenReader tries the camera: a try costs a failed open (a few
 // milliseconds) at the start of a roll.
 const DefaultReopen = 20 * time.Second
 
 // ErrNoCamera is wrapped by ReadDice while the camera is not open.
 var ErrNoCamera = errors.New("camera not open")
 
-// ReadDice reads with the camera once it has opened.
-func (l *LateReader) ReadDice(ctx context.Context, want int) (DiceResult, error) {
+// Use gives the reader a camera opened already, and what closes it.
+func (l *ReopenReader) Use(r DiceReader, c io.Closer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.r, l.c = r, c
+}
+
+// ReadDice reads with the camera, opening it first when it is not open.
+func (l *ReopenReader) ReadDice(ctx context.Context, want int) (DiceResult, error) {
 	r, err := l.open()
 	if err != nil {
 		return DiceResult{}, err
 	}
-	return r.ReadDice(ctx, want)
+	res, err := r.ReadDice(ctx, want)
+	if err != nil && ctx.Err() == nil {
+		l.fail(r, err)
+		return res, fmt.Errorf("%w (the camera is opened again at the next roll)", err)
+	}
+	return res, err
+}
+
+// fail closes the camera r whose read failed, so that the next read opens it again.
+func (l *ReopenReader) fail(r DiceReader, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.r != r { // closed or replaced meanwhile
+		return
+	}
+	c := l.c
+	l.r, l.c, l.err, l.tried = nil, nil, err, time.Time{}
+	if l.Log != nil {
+		l.Log.Warn("camera failed: closed, opened again at the next roll", "err", err)
+	}
+	if c != nil {
+		if cerr := c.Close(); cerr != nil && l.Log != nil {
+			l.Log.Warn("close the failed camera", "err", cerr)
+		}
+	}
 }
 
 // Confirm passes the players' values on to the camera's reader when it learns.
-func (l *LateReader) Confirm(values []int) {
+func (l *ReopenReader) Confirm(values []int) {
 	if lr, ok := l.Current().(Learner); ok {
 		lr.Confirm(values)
 	}
 }
 
-// Current is the camera's dice reader once it has opened, else nil.
-func (l *LateReader) Current() DiceReader {
+// Current is the camera's dice reader while it is open, else nil.
+func (l *ReopenReader) Current() DiceReader {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.r
 }
 
-// Close closes the camera if it opened; later reads fail.
-func (l *LateReader) Close() error {
+// Close closes the camera if it is open; later reads fail.
+func (l *ReopenReader) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
@@ -73,7 +106,7 @@ func (l *LateReader) Close() error {
 	return c.Close()
 }
 
-func (l *LateReader) open() (DiceReader, error) {
+func (l *ReopenReader) open() (DiceReader, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
