@@ -14,6 +14,11 @@ import (
 // network reads surely (a value at least th.Doubt) may be a missed die. Any doubt makes the frame
 // unreadable: the reader never guesses. expect > 0 asks for that many dice.
 //
+// A peak at least th.Peak sure whose face leans to no value (its likeliest under th.Lean) is a
+// spot of the scene, a screw head or a stain, not a die: it is passed over, and the frame's
+// faces must then reach th.Look too, as with a spot the rig's background drops (Reader.Read):
+// where such a spot hid a frame's misread, the thresholds had no say over it.
+//
 // looks, when not nil, holds per candidate the index in c of its closer look (withLooks), or -1:
 // a candidate under th.Peak whose look is a die with its face read surely (th.Look too) is that
 // die, as the look frames it. c then holds the candidates and after them their looks.
@@ -29,8 +34,19 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int, looks []int
 	if looks != nil {
 		n = min(n, len(looks))
 	}
-	for i := 0; i < n && i < len(probs); i++ {
+	n = min(n, len(probs))
+	spots := false
+	for i := 0; i < n; i++ {
+		spots = spots || isSpot(c[i], probs[i], th)
+	}
+	if spots {
+		th.Face = max(th.Face, th.Look)
+	}
+	for i := 0; i < n; i++ {
 		k, p, at := c[i], probs[i], i
+		if isSpot(k, p, th) {
+			continue
+		}
 		if looks != nil && k.peak < th.Peak {
 			if j := looks[i]; j >= 0 && j < min(len(c), len(probs)) {
 				if q := probs[j]; c[j].peak >= th.Peak && q[0] < 0.5 && maxFace(q) >= max(th.Face, th.Look) {
@@ -78,6 +94,11 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int, looks []int
 		r.Status, r.Why = StatusWrongCount, fmt.Sprintf("found %d dice, expected %d", len(dice), expect)
 	}
 	return r
+}
+
+// isSpot tells a peak strong enough to be a die whose face leans to no value (decide).
+func isSpot(k cand, p [7]float64, th thresholds) bool {
+	return k.peak >= th.Peak && p[0] < 0.5 && maxFace(p) < th.Lean
 }
 
 // maxFace is the probability of the likeliest face value, 1-6.

@@ -3,6 +3,7 @@ package dice
 import (
 	"image"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -136,4 +137,43 @@ func TestDecideLooks(t *testing.T) {
 			t.Errorf("%v from candidate %d, want [2] from 0", r.Values(), r.Dice[0].cand)
 		}
 	})
+}
+
+// TestDecideSpots: a peak strong enough to be a die whose face leans to no value is a spot of
+// the scene, passed over; the frame's faces must then reach th.Look.
+func TestDecideSpots(t *testing.T) {
+	th := thresholds{Peak: 0.5, Face: 0.85, Doubt: 0.6, Look: 0.99, Lean: 0.45, MinPeak: 0.25}
+	die := cand{peak: 0.9, x: 100, y: 100, side: 40}
+	at := func(peak float64) cand { return cand{peak: peak, x: 300, y: 60, side: 38} }
+	screw := [7]float64{0.05, 0.3, 0.25, 0.1, 0.1, 0.1, 0.1} // no value over 0.3
+	for _, tc := range []struct {
+		name   string
+		lean   float64
+		second cand
+		probs  [2][7]float64
+		status Status
+		values []int
+		why    string
+	}{
+		{"a spot is passed over", 0.45, at(0.55), [2][7]float64{face(2, 0.995), screw}, StatusRead, []int{2}, ""},
+		{"then a face at Face alone is unsure", 0.45, at(0.55), [2][7]float64{face(2, 0.95), screw}, StatusUnreadable, []int{0}, "1 of 1 dice not read surely"},
+		{"without a spot it reads at Face", 0.45, at(0.55), [2][7]float64{face(2, 0.95), face(0, 0.9)}, StatusRead, []int{2}, ""},
+		{"a peak leaning to a value is a die", 0.45, at(0.55), [2][7]float64{face(2, 0.995), face(3, 0.5)}, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
+		{"a weak peak is no spot", 0.45, at(0.4), [2][7]float64{face(2, 0.95), screw}, StatusRead, []int{2}, ""},
+		{"lean 0: no spots", 0, at(0.55), [2][7]float64{face(2, 0.995), screw}, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			th := th
+			th.Lean = tc.lean
+			r := decide([]cand{die, tc.second}, tc.probs[:], th, 0, nil)
+			var values []int
+			for _, d := range r.Dice {
+				values = append(values, d.Value)
+			}
+			slices.Sort(values)
+			if r.Status != tc.status || !slices.Equal(values, tc.values) || !strings.Contains(r.Why, tc.why) {
+				t.Errorf("%v %v %q, want %v %v %q", r.Status, values, r.Why, tc.status, tc.values, tc.why)
+			}
+		})
+	}
 }

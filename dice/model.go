@@ -38,6 +38,9 @@ type thresholds struct {
 	// Look: a closer look at a weak candidate is a die only if its value's probability reaches
 	// this too (below Face: Face alone; above 1: never).
 	Look float64 `json:"look"`
+	// Lean: a peak at least Peak sure whose face the network does not call bare but whose
+	// likeliest value stays under this is a spot of the scene, not a die (0: none is).
+	Lean float64 `json:"lean"`
 	// MinPeak is config.MinPeak: a doubt needs a peak at least this sure.
 	MinPeak float64 `json:"-"`
 }

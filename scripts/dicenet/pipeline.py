@@ -97,6 +97,11 @@ def decide(cands, probs, th, closers=None):
     peak whose face the network reads surely (a value >= th['doubt']) may be a missed die. Any
     doubt makes the frame unreadable: never guess. Peaks under th['min_peak'] are no candidates.
 
+    A peak >= th['peak'] whose face leans to no value (its likeliest under th['lean']) is a spot
+    of the scene, not a die (a screw head, a stain): it is passed over, but the faces of that
+    frame must then reach th['look'] too, as with a spot the rig's background drops
+    (dice.decide's spots).
+
     When that leaves the frame unread, the closer looks (closers, from closer_all) are taken
     too: a weak candidate whose look is a peak >= th['peak'] with its face read surely (th['look']
     too) is that die, as the look frames it. Frames read without them are not looked at closer:
@@ -105,10 +110,13 @@ def decide(cands, probs, th, closers=None):
         first = decide(cands, probs, th)
         if first[0] == 'read':
             return first
+    spots = [is_spot(c, p, th) for c, p in zip(cands, probs)]
+    if any(spots):
+        th = dict(th, face=max(th['face'], th.get('look', 0)))
     dice, doubt = [], False
     kept = []
     for i, (cand, p) in enumerate(zip(cands, probs)):
-        if cand[0] < th.get('min_peak', MIN_PEAK):
+        if cand[0] < th.get('min_peak', MIN_PEAK) or spots[i]:
             continue
         z = closers[i] if closers else None
         if cand[0] < th['peak'] and z is not None:
@@ -131,3 +139,9 @@ def decide(cands, probs, th, closers=None):
     if not dice:
         return 'unreadable', [], dice
     return ('unreadable' if doubt else 'read'), vals, dice
+
+
+def is_spot(cand, p, th):
+    """A peak strong enough to be a die whose face the network does not call bare but leans to no
+    value: a spot of the scene (decide)."""
+    return cand[0] >= th['peak'] and p[0] < 0.5 and max(p[1:]) < th.get('lean', 0)

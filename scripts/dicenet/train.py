@@ -156,10 +156,12 @@ MISSED_COST = 0.25
 
 # The peak thresholds tune tries.
 PEAKS = [0.2, 0.3, 0.4, 0.5]
+# The spot thresholds (pipeline.decide's lean) it tries: 0 takes no peak for a spot.
+LEANS = [0, 0.35, 0.4, 0.45, 0.5]
 
 
 def tune(folds):
-    """The thresholds (pipeline.decide's, and min_peak, the weakest peak that is a candidate,
+    """The thresholds (pipeline.decide's, lean included, and min_peak, the weakest peak that is a candidate,
     which model.json keeps beside them) that read the most photos exactly over all held-out rigs
     (each rig weighing the same; a photo with a die missed costing MISSED_COST of one) while every
     rig's misread photos (score's wrong) stay at or under 0.5%, or the fewest misreads."""
@@ -169,10 +171,10 @@ def tune(folds):
             continue
         for fc in [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99]:
             for doubt in [0.6, 0.8, 0.9, 0.97, 1.01]:
-                for look in [0.9, 0.95, 0.97, 0.99, 1.01]:
-                    if look < fc:
+                for look, lean in itertools.product([0.9, 0.95, 0.97, 0.99, 1.01], LEANS):
+                    if look < fc or lean >= doubt:
                         continue
-                    th = dict(peak=peak, face=fc, doubt=doubt, look=look, min_peak=min_peak)
+                    th = dict(peak=peak, face=fc, doubt=doubt, look=look, min_peak=min_peak, lean=lean)
                     s = [score(rows, th) for rows in folds.values()]
                     worst = max(x['wrong'] for x in s)
                     key = (max(worst, 0.005), -sum(x['exact'] - MISSED_COST * x['missed'] for x in s))
