@@ -26,7 +26,9 @@
 //     averaged over the square's four quarter turns.
 //  3. Decide (decide.go): a sure peak that the face network does not call bare is a die, and so
 //     is a closer look that is one, with its face read surely; a die's value is read only when
-//     that value's probability is high enough. Any unsure face, or a
+//     that value's probability is high enough. A sure peak whose face leans to no value is a
+//     spot of the scene (a screw head, a stain), passed over; the frame's faces must then be
+//     as sure as a closer look's. Any unsure face, or a
 //     peak not taken as a die whose face the network still reads surely (it may be a missed
 //     die), makes the Reading StatusUnreadable; a count other than Opts.Expect is StatusWrongCount.
 //

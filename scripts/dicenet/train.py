@@ -157,7 +157,7 @@ MISSED_COST = 0.25
 # The peak thresholds tune tries.
 PEAKS = [0.2, 0.3, 0.4, 0.5]
 # The spot thresholds (pipeline.decide's lean) it tries: 0 takes no peak for a spot.
-LEANS = [0, 0.35, 0.4, 0.45, 0.5]
+LEANS = [0, 0.45, 0.5]
 
 
 def tune(folds):
