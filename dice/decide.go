@@ -19,10 +19,13 @@ import (
 // faces must then reach th.Look too, as with a spot the rig's background drops (Reader.Read):
 // where such a spot hid a frame's misread, the thresholds had no say over it.
 //
+// net, when not nil, holds the network's own probabilities where probs are the rig's head's
+// (adapt.go): spots are told by the network's, as the head learnt only the rig's dice.
+//
 // looks, when not nil, holds per candidate the index in c of its closer look (withLooks), or -1:
 // a candidate under th.Peak whose look is a die with its face read surely (th.Look too) is that
 // die, as the look frames it. c then holds the candidates and after them their looks.
-func decide(c []cand, probs [][7]float64, th thresholds, expect int, looks []int) Reading {
+func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks []int) Reading {
 	type kept struct {
 		cand
 		d Die
@@ -35,16 +38,19 @@ func decide(c []cand, probs [][7]float64, th thresholds, expect int, looks []int
 		n = min(n, len(looks))
 	}
 	n = min(n, len(probs))
+	if len(net) < n {
+		net = probs
+	}
 	spots := false
 	for i := 0; i < n; i++ {
-		spots = spots || isSpot(c[i], probs[i], th)
+		spots = spots || isSpot(c[i], net[i], th)
 	}
 	if spots {
 		th.Face = max(th.Face, th.Look)
 	}
 	for i := 0; i < n; i++ {
 		k, p, at := c[i], probs[i], i
-		if isSpot(k, p, th) {
+		if isSpot(k, net[i], th) {
 			continue
 		}
 		if looks != nil && k.peak < th.Peak {

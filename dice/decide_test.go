@@ -58,7 +58,7 @@ func TestDecide(t *testing.T) {
 		{"doubt without dice is no dice", []cand{die(0.2, 100, 100)}, [][7]float64{face(1, 0.99)}, 0, StatusUnreadable, []int{}, 0, "no dice found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := decide(tc.cands, tc.probs, th, tc.expect, nil)
+			r := decide(tc.cands, tc.probs, nil, th, tc.expect, nil)
 			if r.Status != tc.status || !reflect.DeepEqual(r.Values(), tc.values) || len(r.Dice) != tc.dice {
 				t.Errorf("%v %v with %d dice (%s), want %v %v with %d", r.Status, r.Values(), len(r.Dice), r.Why, tc.status, tc.values, tc.dice)
 			}
@@ -76,7 +76,7 @@ func TestDecideDice(t *testing.T) {
 	// A tie between 3 and 5 leans to the smaller value, as np.argmax.
 	tie := [7]float64{0, 0, 0, 0.45, 0, 0.45, 0.1}
 	probs := [][7]float64{face(6, 0.95), face(1, 0.99), tie}
-	r := decide(c, probs, th, 0, nil)
+	r := decide(c, probs, nil, th, 0, nil)
 	want := []Die{
 		{Value: 1, Box: image.Rect(85, 35, 116, 66), Confidence: 0.99, Probs: probs[1], cand: 1},
 		{Value: 0, Box: image.Rect(180, 80, 220, 120), Confidence: 0.45, Why: "face not read surely: leans to 3 at 0.45", Probs: tie, cand: 2},
@@ -115,7 +115,7 @@ func TestDecideLooks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := []cand{strong, weak, tc.look}
 			probs := [][7]float64{face(2, 0.99), tc.weak, tc.face}
-			r := decide(c, probs, th, 0, []int{-1, 2})
+			r := decide(c, probs, nil, th, 0, []int{-1, 2})
 			if r.Status != tc.status || !reflect.DeepEqual(r.Values(), tc.values) {
 				t.Fatalf("%v %v (%s), want %v %v", r.Status, r.Values(), r.Why, tc.status, tc.values)
 			}
@@ -132,7 +132,7 @@ func TestDecideLooks(t *testing.T) {
 	}
 	t.Run("a strong candidate keeps its own reading", func(t *testing.T) {
 		c := []cand{strong, {0.7, 101, 100, 40}}
-		r := decide(c, [][7]float64{face(2, 0.99), face(5, 0.99)}, th, 0, []int{1})
+		r := decide(c, [][7]float64{face(2, 0.99), face(5, 0.99)}, nil, th, 0, []int{1})
 		if !reflect.DeepEqual(r.Values(), []int{2}) || r.Dice[0].cand != 0 {
 			t.Errorf("%v from candidate %d, want [2] from 0", r.Values(), r.Dice[0].cand)
 		}
@@ -151,21 +151,27 @@ func TestDecideSpots(t *testing.T) {
 		lean   float64
 		second cand
 		probs  [2][7]float64
+		net    [][7]float64 // the network's own, under a rig's head
 		status Status
 		values []int
 		why    string
 	}{
-		{"a spot is passed over", 0.45, at(0.55), [2][7]float64{face(2, 0.995), screw}, StatusRead, []int{2}, ""},
-		{"then a face at Face alone is unsure", 0.45, at(0.55), [2][7]float64{face(2, 0.95), screw}, StatusUnreadable, []int{0}, "1 of 1 dice not read surely"},
-		{"without a spot it reads at Face", 0.45, at(0.55), [2][7]float64{face(2, 0.95), face(0, 0.9)}, StatusRead, []int{2}, ""},
-		{"a peak leaning to a value is a die", 0.45, at(0.55), [2][7]float64{face(2, 0.995), face(3, 0.5)}, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
-		{"a weak peak is no spot", 0.45, at(0.4), [2][7]float64{face(2, 0.95), screw}, StatusRead, []int{2}, ""},
-		{"lean 0: no spots", 0, at(0.55), [2][7]float64{face(2, 0.995), screw}, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
+		{"a spot is passed over", 0.45, at(0.55), [2][7]float64{face(2, 0.995), screw}, nil, StatusRead, []int{2}, ""},
+		{"then a face at Face alone is unsure", 0.45, at(0.55), [2][7]float64{face(2, 0.95), screw}, nil, StatusUnreadable, []int{0}, "1 of 1 dice not read surely"},
+		{"without a spot it reads at Face", 0.45, at(0.55), [2][7]float64{face(2, 0.95), face(0, 0.9)}, nil, StatusRead, []int{2}, ""},
+		{"a peak leaning to a value is a die", 0.45, at(0.55), [2][7]float64{face(2, 0.995), face(3, 0.5)}, nil, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
+		{"a weak peak is no spot", 0.45, at(0.4), [2][7]float64{face(2, 0.95), screw}, nil, StatusRead, []int{2}, ""},
+		{"lean 0: no spots", 0, at(0.55), [2][7]float64{face(2, 0.995), screw}, nil, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
+		// A rig's head, fitted on dice only, leans the spot to a value; the network's own tells it.
+		{"the network tells a spot under a head", 0.45, at(0.55), [2][7]float64{face(2, 0.995), face(4, 0.6)},
+			[][7]float64{face(2, 0.99), screw}, StatusRead, []int{2}, ""},
+		{"and a die under a head", 0.45, at(0.55), [2][7]float64{face(2, 0.995), screw},
+			[][7]float64{face(2, 0.99), face(4, 0.6)}, StatusUnreadable, []int{0, 2}, "1 of 2 dice not read surely"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			th := th
 			th.Lean = tc.lean
-			r := decide([]cand{die, tc.second}, tc.probs[:], th, 0, nil)
+			r := decide([]cand{die, tc.second}, tc.probs[:], tc.net, th, 0, nil)
 			var values []int
 			for _, d := range r.Dice {
 				values = append(values, d.Value)
