@@ -91,8 +91,8 @@ func (m *menuCalibrator) calibrate(ctx context.Context, b companion.Buttons) (co
 // the service started without it.
 func (m *menuCalibrator) source(ctx context.Context, controls camera.Controls) (camera.Source, bool, error) {
 	dr := m.rig.dr
-	if late, ok := dr.(*companion.ReopenReader); ok {
-		dr = late.Current()
+	if rr, ok := dr.(*companion.ReopenReader); ok {
+		dr = rr.Current()
 	}
 	if cr, ok := dr.(*companion.CameraReader); ok && cr != nil && cr.Source != nil {
 		return cr.Source, false, nil

@@ -113,7 +113,7 @@ func run(cmd *cobra.Command, f *deviceFlags, level *slog.LevelVar, log *slog.Log
 	open.add(c.Close)
 
 	camera := cfg.Camera.Source
-	if late, ok := rig.dr.(*companion.ReopenReader); ok && late.Current() == nil {
+	if rr, ok := rig.dr.(*companion.ReopenReader); ok && rr.Current() == nil {
 		camera += " (not open: dice entered with the buttons until it opens)"
 	} else if rig.dr == nil {
 		camera = "none (dice entered with the buttons)"
