@@ -46,7 +46,7 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 		spots = spots || isSpot(c[i], net[i], th)
 	}
 	if spots {
-		th.Face = max(th.Face, th.Look)
+		th = th.afterSpot()
 	}
 	for i := 0; i < n; i++ {
 		k, p, at := c[i], probs[i], i

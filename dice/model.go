@@ -45,6 +45,14 @@ type thresholds struct {
 	MinPeak float64 `json:"-"`
 }
 
+// afterSpot is th for a frame where a spot as strong as a die was passed over (a spot of the
+// rig's background, or one whose face leans to no value): its faces must be as sure as a closer
+// look's, as the spot may have hidden a misread from the thresholds' tuning.
+func (th thresholds) afterSpot() thresholds {
+	th.Face = max(th.Face, th.Look)
+	return th
+}
+
 // config is model.json: the sizes the networks were trained with (scripts/dicenet/common.py).
 type config struct {
 	DetSide    int        `json:"det_side"`  // the detector's square input side

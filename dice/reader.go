@@ -66,9 +66,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	th := r.m.th
 	if dropped >= th.Peak {
 		// A spot of the rig strong enough to be a die made every frame of it unreadable where
-		// the thresholds were set (BENCHMARKS-dice.md, the rig's background): without it the
-		// faces must be as sure as a closer look's, or the misreads it hid are read.
-		th.Face = max(th.Face, th.Look)
+		// the thresholds were set (BENCHMARKS-dice.md, the rig's background).
+		th = th.afterSpot()
 	}
 	f, err := r.m.faceProbs(frame, cands, r.head)
 	if err != nil {
