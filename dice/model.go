@@ -2,7 +2,6 @@ package dice
 
 import (
 	"embed"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -226,35 +225,11 @@ func checkONNX(b []byte) error {
 		return errors.New("empty file")
 	}
 	graph := false
-	for i := 0; i < len(b); {
-		key, n := binary.Uvarint(b[i:])
-		if n <= 0 {
-			return fmt.Errorf("not an ONNX file (bad field at byte %d)", i)
-		}
-		i += n
-		switch key & 7 {
-		case 0:
-			if _, n = binary.Uvarint(b[i:]); n <= 0 {
-				return fmt.Errorf("not an ONNX file (bad varint at byte %d)", i)
-			}
-			i += n
-		case 1:
-			i += 8
-		case 5:
-			i += 4
-		case 2:
-			l, n := binary.Uvarint(b[i:])
-			if n <= 0 || l > uint64(len(b)-i-n) {
-				return fmt.Errorf("not an ONNX file or truncated (field %d at byte %d)", key>>3, i)
-			}
-			i += n + int(l)
-			graph = graph || key>>3 == 7
-		default:
-			return fmt.Errorf("not an ONNX file (wire type %d at byte %d)", key&7, i)
-		}
-		if i > len(b) {
-			return errors.New("not an ONNX file or truncated")
-		}
+	if err := pbField(b, func(num, wire int, _ uint64, _ []byte) error {
+		graph = graph || num == 7 && wire == 2
+		return nil
+	}); err != nil {
+		return fmt.Errorf("not an ONNX file or truncated (%w)", err)
 	}
 	if !graph {
 		return errors.New("not an ONNX file (no graph)")
