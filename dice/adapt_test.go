@@ -79,11 +79,10 @@ func TestDenseMatchesNetwork(t *testing.T) {
 // Adapted to a rig's first photos, the reader reads the rest with the rig's head: it must not
 // read more photos wrong than the general network, nor lose more than a quarter of the photos
 // it reads exactly. These photos were in the networks' training set, where the network is at its
-// best and the head's caution (it lifts only what it reads 0.99 sure) costs a few: this checks
-// the mechanism, BENCHMARKS-dice.md has the held-out figures. With today's networks the head
-// passes its held-back check on the first 8, 24 or 30-34 photos of nell-byler (of 14-40), not on
-// the others; on 24 it reads 17 exact and none wrong where the network reads 20 and one wrong
-// (a purple 3 whose middle pip is under a glare). Re-pick when dice/model changes.
+// best and the head's caution (it lifts only what it reads 0.99 sure) may cost a few: this
+// checks the mechanism, BENCHMARKS-dice.md has the held-out figures. With today's networks the
+// head passes its held-back check on the first 8, 10, ... 40 photos of nell-byler; on 24 it reads 18
+// exact and one wrong, as the network does (a purple 3 whose middle pip is under a glare).
 func TestAdaptOnPhotos(t *testing.T) {
 	r, err := NewReader(Opts{})
 	if err != nil {

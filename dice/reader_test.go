@@ -63,17 +63,17 @@ func readLabels(t testing.TB, rig string) []labelled {
 // exactly, the most photos read with a die missed (values right, one too few: the companion,
 // which expects four dice, refuses those) and the most read with a wrong value. They sit a
 // little below what the built-in networks measure with model.json's thresholds (peak 0.5,
-// face 0.85, doubt 0.6), measured 2026-12-06: matteop65 48 of 80 exact, none with a die
-// missed, none wrong; nell-byler 31 of 48, 1, and 1 wrong: IMG_20191209_100256, a purple
-// translucent 3 whose middle pip is under a glare streak, read as a 2 at 0.90 (no held-out
-// nell-byler photo was read wrong at these thresholds); tai-studio 0 of 4 (its one die, big
-// and close, is taken for its pips). Re-measure them whenever dice/model changes.
+// face 0.9, doubt 0.8), measured 2026-12-07: matteop65 55 of 80 exact, 2 with a die missed,
+// none wrong; nell-byler 27 of 48, 1, and 1 wrong: IMG_20191209_100256, a purple translucent 3
+// whose middle pip is under a glare streak, read as a 2 (no held-out nell-byler photo was read
+// wrong at these thresholds); tai-studio 0 of 4 (its one die, big and close, is taken for its
+// pips). Re-measure them whenever dice/model changes.
 var floors = map[string]struct {
 	exact           float64
 	missed, misread int
 }{
-	"matteop65":  {exact: 0.55, missed: 2},
-	"nell-byler": {exact: 0.6, missed: 2, misread: 1},
+	"matteop65":  {exact: 0.65, missed: 3},
+	"nell-byler": {exact: 0.5, missed: 2, misread: 1},
 	"tai-studio": {exact: 0, missed: 0},
 }
 
