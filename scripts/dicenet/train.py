@@ -6,9 +6,11 @@ For each photo rig (nell-byler, matteop65, epanemu) both networks are trained wi
 the whole pipeline is run on its photos with at most six dice; the face network is also trained
 without each crop set and measured on it. The thresholds are chosen on those held-out readings
 for at most 0.5% of photos read with a wrong value (score), and both networks, trained on
-everything, are exported to ONNX and written with the thresholds to --out. Fixed seeds: the same
-command gives the same table (--detectors reuses the detectors an earlier run trained with the
-same --seed, --det-iters and --det-ones, which it then ignores).
+everything, are exported to ONNX and written with the thresholds to --out. Fixed seeds: on one
+machine the same command gives the same weights and table (--detectors reuses the detectors an
+earlier run trained with the same --seed, --det-iters and --det-ones, which it then ignores).
+Another machine's CPU may round otherwise, and the networks then differ: folds of this recipe
+trained on two machines read a held-out rig up to 20 points apart.
 """
 import argparse
 import itertools
@@ -212,8 +214,7 @@ def main():
                     help='share of the "no die" squares kept: they are 35%% of all, and pulled clear faces unsure')
     ap.add_argument('--detectors', default='',
                     help='take each detector from final.pt / fold-RIG.pt in this folder, where there is one, '
-                         'instead of training it (the same seed trains the same weights: training is '
-                         'deterministic on the CPU)')
+                         'instead of training it (on one machine the same seed trains the same weights)')
     ap.add_argument('--synthetic', type=int, default=14000)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--extra', action='append', default=[],
