@@ -53,9 +53,9 @@
 // fits the rig's own copy of the face network's last layer (head.go) to the newest MaxFit of
 // them, pulled back toward the network's own. It reads only once every value has MinPerValue
 // examples and it reads the examples held back no worse than the network; then it reads a die
-// only where the network leans the same way and the die is of the rig's size, and leaves 1s, and
-// dice the network reads more surely, to the network. The examples are kept by package calibration (the profile's, from the
-// calibration rolls, and those learnt in play).
+// only where the network leans the same way and the die is of the rig's size, and leaves 1s,
+// and dice the network reads more surely, to the network. The examples are kept by package
+// calibration (the profile's, from the calibration rolls, and those learnt in play).
 //
 //	ex := dice.Label(rd, []int{2, 3, 5, 5}) // rd: the reading the players played as 2 3 5 5
 //	a, err := r.Adapt(append(profileExamples, ex...))

@@ -98,8 +98,11 @@ func softmax(z [7]float64) [7]float64 {
 // held-back die fewer than the network in 12 of 17 checks, so the reader seldom used it).
 func agreed(p, net [7]float64, th thresholds) [7]float64 {
 	v, nv := topValue(p), topValue(net)
-	if v == 1 || v == nv && net[v] >= th.Face && net[v] > p[v] {
-		return net // one pip: a 1, or a pip of any die framed alone; the network learnt those
+	if v == 1 { // one pip: a 1, or a pip of any die framed alone; the network learnt those
+		return net
+	}
+	if v == nv && net[v] >= th.Face && net[v] > p[v] { // the network is surer of the same value
+		return net
 	}
 	if v != nv || net[v] < netFloor || net[v] < th.Face && p[v] < max(th.Face, th.Look) {
 		p[v] = min(p[v], 0.5)

@@ -358,6 +358,7 @@ def write_config(out, th, table):
         json.dump(dict(det_side=common.DET, stride=common.STRIDE, face_side=common.FACE, crop=common.CROP,
                        pad=common.PAD, min_peak=th.pop('min_peak', pipeline.MIN_PEAK), thresholds=th,
                        held_out=table), f, indent=1)
+        f.write('\n')
 
 
 if __name__ == '__main__':
