@@ -72,7 +72,7 @@ verify-unit: build
 fuzz:
 	./scripts/fuzz.sh
 
-# --- The dice networks (dice/model): about two and a half hours on 2 cores. Needs Debian's python3-torch,
+# --- The dice networks (dice/model): about four and a half hours on 2 cores. Needs Debian's python3-torch,
 # python3-opencv and python3-onnx, and the shared photo sets beside this clone.
 .PHONY: train
 train:
