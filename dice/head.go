@@ -95,7 +95,7 @@ func softmax(z [7]float64) [7]float64 {
 // misreads in two simulated games). Where the network reads the head's value surely and more
 // surely than the head, the network's reading stands: the head is there to read what the
 // network cannot, and less sure there it only lost dice (on nell-byler's test photos it read one
-// held-back die fewer than the network in 12 of 17 checks, so the reader seldom used it).
+// held-back die fewer than the network in 11 of 17 checks, so the reader seldom used it).
 func agreed(p, net [7]float64, th thresholds) [7]float64 {
 	v, nv := topValue(p), topValue(net)
 	if v == 1 { // one pip: a 1, or a pip of any die framed alone; the network learnt those
