@@ -168,7 +168,7 @@ def tune(folds, procs=2):
     which model.json keeps beside them) that read the most photos exactly over all held-out rigs
     (each rig weighing the same; a photo with a die missed costing MISSED_COST of one) while every
     rig's misread photos (score's wrong) stay at or under 0.5%, or the fewest misreads. The grid is
-    split by peak over procs processes; ties go to the first in the grid's order, as in one."""
+    split by peak and min_peak over procs processes; ties go to the first in the grid's order."""
     parts = [(folds, peak, min_peak) for peak, min_peak in itertools.product(PEAKS, [0.15, 0.2, 0.25, 0.3])
              if min_peak <= peak]
     with multiprocessing.get_context("spawn").Pool(procs) as p:
