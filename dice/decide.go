@@ -41,18 +41,20 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 	if len(net) < n {
 		net = probs
 	}
-	spots := false
-	for i := 0; i < n; i++ {
-		spots = spots || isSpot(c[i], net[i], th)
+	passed := make([]bool, n) // the spots, passed over
+	anySpot := false
+	for i := range passed {
+		passed[i] = isSpot(c[i], net[i], th)
+		anySpot = anySpot || passed[i]
 	}
-	if spots {
+	if anySpot {
 		th = th.afterSpot()
 	}
 	for i := 0; i < n; i++ {
-		k, p, at := c[i], probs[i], i
-		if isSpot(k, net[i], th) {
+		if passed[i] {
 			continue
 		}
+		k, p, at := c[i], probs[i], i
 		if looks != nil && k.peak < th.Peak {
 			if j := looks[i]; j >= 0 && j < min(len(c), len(probs)) {
 				if q := probs[j]; c[j].peak >= th.Peak && q[0] < 0.5 && maxFace(q) >= max(th.Face, th.Look) {
