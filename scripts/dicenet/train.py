@@ -4,13 +4,15 @@
 
 For each photo rig (nell-byler, matteop65, epanemu) both networks are trained without it and
 the whole pipeline is run on its photos with at most six dice; the face network is also trained
-without each crop set and measured on it. The thresholds are chosen on those held-out readings
-for at most 0.5% of photos read with a wrong value (score), and both networks, trained on
-everything, are exported to ONNX and written with the thresholds to --out. Fixed seeds: on one
-machine the same command gives the same weights and table (--detectors reuses the detectors an
-earlier run trained with the same --seed, --det-iters and --det-ones, which it then ignores).
-Another machine's CPU may round otherwise, and the networks then differ: folds of this recipe
-trained on two machines read a held-out rig up to 20 points apart.
+without each crop set and measured on it. Drawn photo sets are trained on in every fold: the
+simulator's frames (--extra) by both networks, Blender's scenes (--extra-det) by the detector.
+The thresholds are chosen on those held-out readings for at most 0.5% of photos read with a
+wrong value (score), and both networks, trained on everything, are exported to ONNX and
+written with the thresholds to --out. Fixed seeds: on one machine the same command gives the
+same weights and table (--detectors reuses the detectors an earlier run trained with the same
+--seed, --det-iters and --det-ones, which it then ignores; --faces the face networks). Another
+machine's CPU may round otherwise, and the networks then differ: folds of this recipe trained
+on two machines read a held-out rig up to 20 points apart.
 """
 import argparse
 import itertools
@@ -194,9 +196,12 @@ def tune_part(folds, peak, min_peak):
 
 
 def export(det, face, out):
+    """Writes detector.onnx and face.onnx to out (face None: the detector only)."""
     os.makedirs(out, exist_ok=True)
     torch.onnx.export(det, torch.zeros(1, 3, common.DET, common.DET), os.path.join(out, 'detector.onnx'),
                       opset_version=11, input_names=['frame'], output_names=['centres'])
+    if face is None:
+        return
     torch.onnx.export(face, torch.zeros(4, 3, common.FACE, common.FACE), os.path.join(out, 'face.onnx'),
                       opset_version=11, input_names=['squares'], output_names=['logits'],
                       dynamic_axes={'squares': {0: 'n'}, 'logits': {0: 'n'}})
@@ -219,6 +224,12 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--extra', action='append', default=[],
                     help='a drawn photo set trained on in every fold, never held out (scripts/simframes)')
+    ap.add_argument('--extra-det', action='append', default=[],
+                    help='as --extra, for the detector only (scripts/dicenet/scenes.py: its dice are often '
+                         'too small to read, and would teach the face network to guess)')
+    ap.add_argument('--faces', default='',
+                    help='take each face network from final.pt / fold-RIG.pt in this folder, where there is '
+                         'one, instead of training it (as --detectors)')
     ap.add_argument('--report', action='store_true',
                     help='only tune the thresholds on the held-out readings in --work and print the table')
     ap.add_argument('--rescore', action='store_true',
@@ -254,25 +265,35 @@ def main():
         return
     t0 = time.time()
     photos = [(r, common.load_rig(a.shared, r)) for r in common.RIGS]
-    photos += [(os.path.basename(os.path.normpath(d)), common.load_rig(os.path.dirname(os.path.normpath(d)),
-                                                                      os.path.basename(os.path.normpath(d))))
-               for d in a.extra]
+    photos += [extra_rig(d) for d in a.extra]
+    det_only = [extra_rig(d) for d in a.extra_det]
     crops = [(c, common.load_cropset(a.shared, c)) for c in common.CROPSETS]
-    log(f'loaded {sum(len(p) for _, p in photos)} photos, {sum(len(c) for _, c in crops)} crops '
-        f'({time.time() - t0:.0f} s)')
+    log(f'loaded {sum(len(p) for _, p in photos)} photos, {sum(len(p) for _, p in det_only)} for the detector '
+        f'only, {sum(len(c) for _, c in crops)} crops ({time.time() - t0:.0f} s)')
     trainable = [(r, p) for r, p in photos if r != 'tai-studio']  # no boxes: measured only
-    t1 = time.time()
-    sx, sy = synth.build(a.synthetic, seed=a.seed, procs=2)
-    log(f'drew {len(sx)} dice ({time.time() - t1:.0f} s)')
+    drawn = []
 
-    def faces(photos_, crops_, det):
+    def synthetic():
+        if not drawn:
+            t1 = time.time()
+            drawn.extend(synth.build(a.synthetic, seed=a.seed, procs=2))
+            log(f'drew {len(drawn[0])} dice ({time.time() - t1:.0f} s)')
+        return drawn
+
+    def faces(photos_, crops_, det, name):
+        if a.faces and os.path.exists(os.path.join(a.faces, name)):
+            m = nets.Face()
+            m.load_state_dict(torch.load(os.path.join(a.faces, name))['face'])
+            log(f'  face network from {os.path.join(a.faces, name)}')
+            return m.eval()
         t = time.time()
         X, Y = data.face_set(photos_, crops_, np.random.default_rng(a.seed), lambda img: pipeline.candidates(det, img))
+        sx, sy = synthetic()
         X, Y = np.concatenate([X, sx]), np.concatenate([Y, sy])
         keep = (Y != 0) | (np.random.default_rng(a.seed).random(len(Y)) < a.bare)
         log(f'  face squares: {len(X)} from photos, crops and drawn dice, {np.sum(Y == 0)} bare, '
             f'{np.sum(keep & (Y == 0))} of them kept ({time.time() - t:.0f} s)')
-        return X[keep], Y[keep]
+        return train_face(X[keep], Y[keep], a.face_epochs, a.seed)
 
     def detector(keep, name):
         if a.detectors and os.path.exists(os.path.join(a.detectors, name)):
@@ -280,14 +301,14 @@ def main():
             m.load_state_dict(torch.load(os.path.join(a.detectors, name))['det'])
             log(f'  detector from {os.path.join(a.detectors, name)}')
             return m.eval()
-        return train_detector(keep, a.det_iters, a.seed, a.det_ones)
+        return train_detector(keep + det_only, a.det_iters, a.seed, a.det_ones)
 
     th = dict(peak=0.3, face=0.9, doubt=0.9)
     if not a.no_final:
         t1 = time.time()
         log('final: trained on everything')
         det = detector(trainable, 'final.pt')
-        face = train_face(*faces(trainable, crops, det), a.face_epochs, a.seed)
+        face = faces(trainable, crops, det, 'final.pt')
         export(det, face, a.out)
         write_config(a.out, th, {})
         torch.save(dict(det=det.state_dict(), face=face.state_dict()), os.path.join(a.work, 'final.pt'))
@@ -302,12 +323,12 @@ def main():
             out = held.split('+')
             if det_all is None:
                 det_all = detector(trainable, 'final.pt')
-            face = train_face(*faces(keep, [(c, x) for c, x in crops if c not in out], det_all), a.face_epochs, a.seed)
+            face = faces(keep, [(c, x) for c, x in crops if c not in out], det_all, 'final.pt')
             for h in out:
                 folds[h] = run_crops(face, dict(crops)[h], h)
         else:
             det = detector(keep, f'fold-{held}.pt')
-            face = train_face(*faces(keep, crops, det), a.face_epochs, a.seed)
+            face = faces(keep, crops, det, f'fold-{held}.pt')
             folds[held] = run_rig(det, face, dict(photos)[held])
             folds[held + '+tai'] = run_rig(det, face, dict(photos)['tai-studio'])
             torch.save(dict(det=det.state_dict(), face=face.state_dict()), os.path.join(a.work, f'fold-{held}.pt'))
@@ -322,6 +343,12 @@ def main():
         if os.path.exists(os.path.join(a.out, 'model.json')):
             write_config(a.out, th, table)
     log(f'all: {time.time() - t0:.0f} s')
+
+
+def extra_rig(d):
+    """(name, photos) of a photo set given by its folder."""
+    d = os.path.normpath(d)
+    return os.path.basename(d), common.load_rig(os.path.dirname(d), os.path.basename(d))
 
 
 def run_crops(face, crops, name):
