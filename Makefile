@@ -80,3 +80,10 @@ train:
 	/usr/bin/python3 scripts/dicenet/train.py --shared ../shared/dice-photos --extra .cache/simframes \
 		--out dice/model --work .cache/dicenet
 	/usr/bin/python3 scripts/dicenet/parity.py
+
+# Rendered scenes for the detector (scripts/dicenet/scenes.py, Debian's blender), one seed per core: about
+# 21 minutes. Not in train yet: see BENCHMARKS-dice.md, "Rendered scenes for the detector".
+.PHONY: scenes
+scenes:
+	blender -b -P scripts/dicenet/scenes.py -- .cache/scenes-1 600 1 >.cache/scenes-1.log 2>&1 & \
+	blender -b -P scripts/dicenet/scenes.py -- .cache/scenes-2 600 2 >.cache/scenes-2.log 2>&1; wait

@@ -1,16 +1,16 @@
-"""Rendered photo scenes for the detector (and the face network): Blender's Cycles on the CPU
+"""Rendered photo scenes for the detector: Blender's Cycles on the CPU
 draws 1-8 bevelled dice with drilled pips (a bump map) on a random floor, with things that are
 not dice beside them, under a random sun, seen by a perspective camera from straight above to
 55 degrees off, near or far (dice from about 8 to 150 px in a 320 px frame). Bodies of any
 colour, glossy, marbled or translucent; pips of a contrasting colour; floors plain, mottled,
 speckled, grained or chequered. Writes a photo set as scripts/simframes does: JPEGs,
 labels.csv (file,values) and boxes.csv (file,value,x0,y0,x1,y1: the box round the whole die as
-the camera sees it), which train.py takes with --extra.
+the camera sees it), which train.py takes with --extra-det.
 
     blender -b -P scripts/dicenet/scenes.py -- OUT COUNT SEED
 
 Debian's blender package (3.4) runs it on one core, about 2 s a scene here: two seeds into two
-folders use both cores (make scenes), and train.py takes each folder with its own --extra.
+folders use both cores (make scenes), and train.py takes each with its own --extra-det.
 """
 import math
 import os
