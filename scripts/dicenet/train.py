@@ -280,7 +280,9 @@ def main():
             log(f'drew {len(drawn[0])} dice ({time.time() - t1:.0f} s)')
         return drawn
 
-    def faces(photos_, crops_, det, name):
+    def face_network(photos_, crops_, det, name):
+        """The face network --faces holds as name, else one trained on these photos and crops, with
+        the squares det frames and the drawn dice."""
         if a.faces and os.path.exists(os.path.join(a.faces, name)):
             m = nets.Face()
             m.load_state_dict(torch.load(os.path.join(a.faces, name))['face'])
@@ -308,7 +310,7 @@ def main():
         t1 = time.time()
         log('final: trained on everything')
         det = detector(trainable, 'final.pt')
-        face = faces(trainable, crops, det, 'final.pt')
+        face = face_network(trainable, crops, det, 'final.pt')
         export(det, face, a.out)
         write_config(a.out, th, {})
         torch.save(dict(det=det.state_dict(), face=face.state_dict()), os.path.join(a.work, 'final.pt'))
@@ -323,12 +325,12 @@ def main():
             out = held.split('+')
             if det_all is None:
                 det_all = detector(trainable, 'final.pt')
-            face = faces(keep, [(c, x) for c, x in crops if c not in out], det_all, 'final.pt')
+            face = face_network(keep, [(c, x) for c, x in crops if c not in out], det_all, f'fold-{held}.pt')
             for h in out:
                 folds[h] = run_crops(face, dict(crops)[h], h)
         else:
             det = detector(keep, f'fold-{held}.pt')
-            face = faces(keep, crops, det, f'fold-{held}.pt')
+            face = face_network(keep, crops, det, f'fold-{held}.pt')
             folds[held] = run_rig(det, face, dict(photos)[held])
             folds[held + '+tai'] = run_rig(det, face, dict(photos)['tai-studio'])
             torch.save(dict(det=det.state_dict(), face=face.state_dict()), os.path.join(a.work, f'fold-{held}.pt'))
