@@ -248,6 +248,7 @@ def box(sc, cam, ob):
 
 
 def scene(sc, i, seed, rng, masks, out):
+    """Renders scene i into out: (file name, [(value, x0, y0, x1, y1)] of its labelled dice)."""
     for o in list(bpy.data.objects):
         bpy.data.objects.remove(o, do_unlink=True)
     for m in list(bpy.data.materials):
