@@ -25,7 +25,12 @@ import (
 // looks, when not nil, holds per candidate the index in c of its closer look (withLooks), or -1:
 // a candidate under th.Peak whose look is a die with its face read surely (th.Look too) is that
 // die, as the look frames it. c then holds the candidates and after them their looks.
-func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks []int) Reading {
+//
+// wide, when not nil, reads candidate i's face in a square wideBy times as wide: a die read
+// surely whose wider square is read surely as another value is in doubt (a pip of a big die
+// framed as a small die reads as a 1; the wider square shows the whole face). Dice framed by a
+// closer look are not read wider: their look was read at th.Look.
+func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks []int, wide func(i int) ([7]float64, error)) Reading {
 	type kept struct {
 		cand
 		d Die
@@ -79,6 +84,11 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 				d.Value = 0
 				d.Why = fmt.Sprintf("face not read surely: leans to %d at %.2f", v, p[v])
 				unsure++
+			} else if wide != nil && at == i {
+				if why := wider(wide, i, v, th); why != "" {
+					d.Value, d.Why = 0, why
+					unsure++
+				}
 			}
 			dice = append(dice, kept{k, d})
 		} else if maxFace(p) >= th.Doubt && k.peak >= th.MinPeak && spot == nil {
@@ -102,6 +112,18 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 		r.Status, r.Why = StatusWrongCount, fmt.Sprintf("found %d dice, expected %d", len(dice), expect)
 	}
 	return r
+}
+
+// wider says why a die read surely as v is in doubt when read wider (decide), or "".
+func wider(wide func(int) ([7]float64, error), i, v int, th thresholds) string {
+	q, err := wide(i)
+	if err != nil {
+		return fmt.Sprintf("face not read wider: %v", err)
+	}
+	if w := topValue(q); w != v && q[w] >= th.Face {
+		return fmt.Sprintf("read as %d, but as %d at %.2f seen wider", v, w, q[w])
+	}
+	return ""
 }
 
 // isSpot tells a peak strong enough to be a die whose face leans to no value (decide).

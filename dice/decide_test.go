@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"errors"
 	"image"
 	"reflect"
 	"slices"
@@ -58,7 +59,7 @@ func TestDecide(t *testing.T) {
 		{"doubt without dice is no dice", []cand{die(0.2, 100, 100)}, [][7]float64{face(1, 0.99)}, 0, StatusUnreadable, []int{}, 0, "no dice found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := decide(tc.cands, tc.probs, nil, th, tc.expect, nil)
+			r := decide(tc.cands, tc.probs, nil, th, tc.expect, nil, nil)
 			if r.Status != tc.status || !reflect.DeepEqual(r.Values(), tc.values) || len(r.Dice) != tc.dice {
 				t.Errorf("%v %v with %d dice (%s), want %v %v with %d", r.Status, r.Values(), len(r.Dice), r.Why, tc.status, tc.values, tc.dice)
 			}
@@ -76,7 +77,7 @@ func TestDecideDice(t *testing.T) {
 	// A tie between 3 and 5 leans to the smaller value, as np.argmax.
 	tie := [7]float64{0, 0, 0, 0.45, 0, 0.45, 0.1}
 	probs := [][7]float64{face(6, 0.95), face(1, 0.99), tie}
-	r := decide(c, probs, nil, th, 0, nil)
+	r := decide(c, probs, nil, th, 0, nil, nil)
 	want := []Die{
 		{Value: 1, Box: image.Rect(85, 35, 116, 66), Confidence: 0.99, Probs: probs[1], cand: 1},
 		{Value: 0, Box: image.Rect(180, 80, 220, 120), Confidence: 0.45, Why: "face not read surely: leans to 3 at 0.45", Probs: tie, cand: 2},
@@ -115,7 +116,7 @@ func TestDecideLooks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := []cand{strong, weak, tc.look}
 			probs := [][7]float64{face(2, 0.99), tc.weak, tc.face}
-			r := decide(c, probs, nil, th, 0, []int{-1, 2})
+			r := decide(c, probs, nil, th, 0, []int{-1, 2}, nil)
 			if r.Status != tc.status || !reflect.DeepEqual(r.Values(), tc.values) {
 				t.Fatalf("%v %v (%s), want %v %v", r.Status, r.Values(), r.Why, tc.status, tc.values)
 			}
@@ -132,7 +133,7 @@ func TestDecideLooks(t *testing.T) {
 	}
 	t.Run("a strong candidate keeps its own reading", func(t *testing.T) {
 		c := []cand{strong, {0.7, 101, 100, 40}}
-		r := decide(c, [][7]float64{face(2, 0.99), face(5, 0.99)}, nil, th, 0, []int{1})
+		r := decide(c, [][7]float64{face(2, 0.99), face(5, 0.99)}, nil, th, 0, []int{1}, nil)
 		if !reflect.DeepEqual(r.Values(), []int{2}) || r.Dice[0].cand != 0 {
 			t.Errorf("%v from candidate %d, want [2] from 0", r.Values(), r.Dice[0].cand)
 		}
@@ -171,7 +172,7 @@ func TestDecideSpots(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			th := th
 			th.Lean = tc.lean
-			r := decide([]cand{die, tc.second}, tc.probs[:], tc.net, th, 0, nil)
+			r := decide([]cand{die, tc.second}, tc.probs[:], tc.net, th, 0, nil, nil)
 			var values []int
 			for _, d := range r.Dice {
 				values = append(values, d.Value)
@@ -182,4 +183,63 @@ func TestDecideSpots(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDecideWide: a die read surely is read again wider; a sure other value there puts it in doubt.
+func TestDecideWide(t *testing.T) {
+	th := thresholds{Peak: 0.4, Face: 0.85, Doubt: 0.9, Look: 0.97, MinPeak: 0.2}
+	c := []cand{{0.7, 100, 100, 50}, {0.6, 300, 100, 60}}
+	probs := [][7]float64{face(1, 0.91), face(4, 0.99)}
+	for _, tc := range []struct {
+		name   string
+		wide   [2][7]float64
+		status Status
+		why    string
+	}{
+		{"agreeing", [2][7]float64{face(1, 0.99), face(4, 0.97)}, StatusRead, ""},
+		{"a pip of a big die framed as a 1", [2][7]float64{face(2, 0.99), face(4, 0.97)}, StatusUnreadable, "read as 1, but as 2 at 0.99 seen wider"},
+		{"another value, unsure", [2][7]float64{face(2, 0.6), face(4, 0.97)}, StatusRead, ""},
+		{"no die seen wider", [2][7]float64{face(0, 0.95), face(4, 0.97)}, StatusRead, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			asked := 0
+			wide := func(i int) ([7]float64, error) { asked++; return tc.wide[i], nil }
+			r := decide(c, probs, nil, th, 0, nil, wide)
+			if r.Status != tc.status || !strings.Contains(r.Why+" "+whys(r), tc.why) {
+				t.Errorf("%v %v %q (%s), want %v %q", r.Status, r.Values(), r.Why, whys(r), tc.status, tc.why)
+			}
+			if asked != 2 {
+				t.Errorf("read wider %d times, want once per die", asked)
+			}
+		})
+	}
+	t.Run("an unsure die is not read wider", func(t *testing.T) {
+		wide := func(int) ([7]float64, error) { t.Error("read wider"); return [7]float64{}, nil }
+		if r := decide(c[:1], [][7]float64{face(1, 0.6)}, nil, th, 0, nil, wide); r.Status != StatusUnreadable {
+			t.Errorf("%v, want unreadable", r.Status)
+		}
+	})
+	t.Run("a die framed by a closer look is not read wider", func(t *testing.T) {
+		weak := []cand{{0.35, 100, 100, 30}, {0.8, 101, 100, 34}}
+		wide := func(int) ([7]float64, error) { t.Error("read wider"); return [7]float64{}, nil }
+		r := decide(weak, [][7]float64{face(3, 0.7), face(3, 0.995)}, nil, th, 0, []int{1}, wide)
+		if r.Status != StatusRead || !slices.Equal(r.Values(), []int{3}) {
+			t.Errorf("%v %v (%s), want read [3]", r.Status, r.Values(), r.Why)
+		}
+	})
+	t.Run("a failed wider read is doubt", func(t *testing.T) {
+		wide := func(int) ([7]float64, error) { return [7]float64{}, errors.New("no network") }
+		if r := decide(c[:1], probs[:1], nil, th, 0, nil, wide); r.Status != StatusUnreadable || !strings.Contains(whys(r), "no network") {
+			t.Errorf("%v (%s), want unreadable for the failed read", r.Status, whys(r))
+		}
+	})
+}
+
+// whys joins the dice's Why.
+func whys(r Reading) string {
+	var s []string
+	for _, d := range r.Dice {
+		s = append(s, d.Why)
+	}
+	return strings.Join(s, "; ")
 }

@@ -232,6 +232,30 @@ func (m *model) faceProbs(frame gocv.Mat, cands []cand, h *head) (faces, error) 
 	return out, nil
 }
 
+// wideBy is how much wider than its die a surely read die's second square is (decide's wide,
+// pipeline.WIDE).
+const wideBy = 1.6
+
+// wideReader returns decide's wide for the candidates c: the network's reading of candidate
+// i's face in a square wideBy times as wide, read once however often asked. The rig's head is
+// not used: the wider square is the network's second opinion.
+func (m *model) wideReader(frame gocv.Mat, c []cand) func(i int) ([7]float64, error) {
+	read := map[int][7]float64{}
+	return func(i int) ([7]float64, error) {
+		if p, ok := read[i]; ok {
+			return p, nil
+		}
+		sq := faceSquare(frame, c[i].x, c[i].y, c[i].side*wideBy, m.cfg)
+		defer sq.Close()
+		p, err := m.squareProbs([]gocv.Mat{sq})
+		if err != nil {
+			return [7]float64{}, fmt.Errorf("read wider: %w", err)
+		}
+		read[i] = p[0]
+		return p[0], nil
+	}
+}
+
 // squareFeatures runs the face network up to its dense layer on squares, each at four quarter
 // turns, and returns [square][turn] -> the features.
 func (m *model) squareFeatures(squares []gocv.Mat) ([][4][]float32, error) {

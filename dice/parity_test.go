@@ -24,6 +24,7 @@ type parityFixture struct {
 		File  string       `json:"file"`
 		Cands [][4]float64 `json:"cands"` // peak, x, y, side
 		Probs [][7]float64 `json:"probs"`
+		Wide  [][7]float64 `json:"wide"` // each candidate read wideBy times as wide
 		// Looks are the closer looks at the weak candidates: index, then the look (nil: none).
 		Looks [][2]json.RawMessage `json:"looks"`
 	} `json:"photos"`
@@ -153,7 +154,7 @@ func TestParityCandidates(t *testing.T) {
 }
 
 // TestParityFaceProbs: the face network run by OpenCV on PyTorch's candidates reads what
-// PyTorch reads (squares cut, turned and normalised alike).
+// PyTorch reads (squares cut, turned and normalised alike), at the die's side and wider.
 func TestParityFaceProbs(t *testing.T) {
 	fx := readParity(t)
 	m := parityModel(t, fx)
@@ -171,6 +172,16 @@ func TestParityFaceProbs(t *testing.T) {
 			}
 			defer got.Close()
 			checkProbs(t, got.probs, p.Probs)
+			wide := m.wideReader(frame, cands)
+			var w [][7]float64
+			for i := range cands {
+				q, err := wide(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w = append(w, q)
+			}
+			checkProbs(t, w, p.Wide)
 		})
 	}
 	for _, s := range fx.Squares {

@@ -74,7 +74,8 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	defer func() { f.Close() }()
-	rd := decide(cands, f.probs, f.net, th, r.o.Expect, nil)
+	wide := r.m.wideReader(frame, cands)
+	rd := decide(cands, f.probs, f.net, th, r.o.Expect, nil, wide)
 	if rd.Status != StatusRead && !rd.unsure() {
 		// Look closer only now: a look costs about a third of a frame, and most frames are read
 		// without (pipeline.decide). A die read unsurely leaves the frame unread whatever the
@@ -89,7 +90,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 				return Reading{Status: StatusUnreadable, Why: err.Error()}
 			}
 			f = f.join(g)
-			rd = decide(all, f.probs, f.net, th, r.o.Expect, looks)
+			rd = decide(all, f.probs, f.net, th, r.o.Expect, looks, wide)
 		}
 	}
 	for i := range rd.Dice {

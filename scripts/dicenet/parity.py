@@ -2,8 +2,8 @@
 fixed inputs, for package dice's parity test (dice/parity_test.go) to check its OpenCV run of
 the exported ONNX networks against.
 
-It holds, for one photo per rig, pipeline.candidates, pipeline.face_probs and the closer looks
-at its weak candidates (pipeline.closer, under the model's peak threshold); the face
+It holds, for one photo per rig, pipeline.candidates, pipeline.face_probs, pipeline.wide_probs and
+the closer looks at its weak candidates (pipeline.closer, under the model's peak threshold); the face
 probabilities of a few synthetic squares; common.face_square of a photo at a few places, some past
 its edges, and common.zoom_square's (their bytes' SHA-256: they are large); and np.rot90 of a small image (the turn convention). The ONNX files' SHA-256 are
 recorded so the test can tell fixtures made from other weights.
@@ -137,6 +137,7 @@ def main():
         looks = [[i, pipeline.closer(det, img, c, min_peak)] for i, c in enumerate(cands) if pipeline.CLOSER_FROM <= c[0] < peak]
         out['photos'].append(dict(file=p, cands=[list(c) for c in cands],
                                   probs=[[float(v) for v in r] for r in probs],
+                                  wide=[[float(v) for v in r] for r in pipeline.wide_probs(face, img, cands)],
                                   looks=[[i, list(k) if k else None] for i, k in looks]))
 
     names, sq = zip(*synthetic_squares())

@@ -23,6 +23,10 @@ MAX_CANDS = 24
 CLOSER_FROM = 0.3
 ZOOM = 2.0
 ZOOM_SIDE = 128
+# A die read surely is read again in a square WIDE times as wide (dice.wide): the detector
+# sometimes frames a pip of a big die as a small die, whose face is then a 1 (matteop65's
+# two_2.jpg, read as a 1 at 0.91), where the wider square shows the die's 2 (0.99).
+WIDE = 1.6
 
 
 def candidates(det, img, min_peak=MIN_PEAK):
@@ -90,7 +94,12 @@ def square_probs(face, sq):
     return p.reshape(4, len(sq), 7).mean(0)
 
 
-def decide(cands, probs, th, closers=None):
+def wide_probs(face, img, cands):
+    """Per candidate, its face probabilities read WIDE times as wide (decide's wide)."""
+    return face_probs(face, img, [(pk, cx, cy, side * WIDE) for pk, cx, cy, side in cands])
+
+
+def decide(cands, probs, th, closers=None, wide=None):
     """(status, values, dice) from candidates and their face probabilities under thresholds th:
     a die is a peak >= th['peak'] the face network does not call bare (p0 < 0.5), and one
     overlapping a stronger die is the same die. Each die's value must reach th['face']; a weaker
@@ -105,9 +114,13 @@ def decide(cands, probs, th, closers=None):
     When that leaves the frame unread, the closer looks (closers, from closer_all) are taken
     too: a weak candidate whose look is a peak >= th['peak'] with its face read surely (th['look']
     too) is that die, as the look frames it. Frames read without them are not looked at closer:
-    the looks cost time (dice.Reader.Read)."""
+    the looks cost time (dice.Reader.Read).
+
+    wide, when given, holds per candidate its face probabilities read WIDE times as wide
+    (wide_probs): a die read surely whose wider square is read surely as another value is in
+    doubt. Dice framed by a closer look are not read wider: their look was read 0.99 sure."""
     if closers:
-        first = decide(cands, probs, th)
+        first = decide(cands, probs, th, wide=wide)
         if first[0] == 'read':
             return first
     spots = [is_spot(c, p, th) for c, p in zip(cands, probs)]
@@ -119,10 +132,12 @@ def decide(cands, probs, th, closers=None):
         if cand[0] < th.get('min_peak', MIN_PEAK) or spots[i]:
             continue
         z = closers[i] if closers else None
+        looked = False
         if cand[0] < th['peak'] and z is not None:
             zp = np.asarray(z[1])
             if z[0][0] >= th['peak'] and zp[0] < 0.5 and max(zp[1:]) >= max(th['face'], th.get('look', 0)):
                 cand, p = z[0], zp
+                looked = True
         pk, cx, cy, side = cand
         if any(math.hypot(cx - k[1], cy - k[2]) < 0.5 * max(side, k[3]) for k in kept):
             continue
@@ -131,6 +146,10 @@ def decide(cands, probs, th, closers=None):
             kept.append((pk, cx, cy, side))
             v = int(np.argmax(p[1:])) + 1
             sure = p[v] >= th['face']
+            if sure and wide is not None and not looked:
+                w = np.asarray(wide[i])
+                wv = int(np.argmax(w[1:])) + 1
+                sure = not (wv != v and w[wv] >= th['face'])
             dice.append(dict(value=v, x=cx, y=cy, side=side, conf=float(p[v]), peak=pk, sure=bool(sure)))
             doubt |= not sure
         elif max(p[1:]) >= th['doubt']:

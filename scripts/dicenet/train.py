@@ -120,7 +120,8 @@ def run_rig(det, face, items):
             continue
         c = pipeline.candidates(det, img)
         out.append(dict(file=f, labels=labels, cands=c, probs=pipeline.face_probs(face, img, c).tolist(),
-                        closers=pipeline.closer_all(det, face, img, c, max(PEAKS))))
+                        closers=pipeline.closer_all(det, face, img, c, max(PEAKS)),
+                        wide=pipeline.wide_probs(face, img, c).tolist()))
     return out
 
 
@@ -131,7 +132,8 @@ def score(rows, th):
     (dice.Opts.Expect); dice: dice read right in the photos read exactly or with dice missed."""
     exact = wrong = missed = dice_ok = dice_n = 0
     for r in rows:
-        status, vals, _ = pipeline.decide(r['cands'], np.array(r['probs']).reshape(-1, 7), th, r.get('closers'))
+        status, vals, _ = pipeline.decide(r['cands'], np.array(r['probs']).reshape(-1, 7), th, r.get('closers'),
+                                          r.get('wide'))
         dice_n += len(r['labels'])
         if status != 'read':
             continue
