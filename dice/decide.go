@@ -27,9 +27,9 @@ import (
 // die, as the look frames it. c then holds the candidates and after them their looks.
 //
 // wide, when not nil, reads candidate i's face in a square wideBy times as wide: a die read
-// surely whose wider square is read surely as another value is in doubt (a pip of a big die
-// framed as a small die reads as a 1; the wider square shows the whole face). Dice framed by a
-// closer look are not read wider: their look was read at th.Look.
+// surely as at most wideMax whose wider square is read surely as another value is in doubt (a
+// pip of a big die framed as a small die reads as a 1; the wider square shows the whole face).
+// Dice framed by a closer look are not read wider: their look was read at th.Look.
 func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks []int, wide func(i int) ([7]float64, error)) Reading {
 	type kept struct {
 		cand
@@ -84,7 +84,7 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 				d.Value = 0
 				d.Why = fmt.Sprintf("face not read surely: leans to %d at %.2f", v, p[v])
 				unsure++
-			} else if wide != nil && at == i {
+			} else if wide != nil && at == i && v <= wideMax {
 				if why := wider(wide, i, v, th); why != "" {
 					d.Value, d.Why = 0, why
 					unsure++
@@ -110,6 +110,30 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 		r.Status, r.Why = StatusUnreadable, fmt.Sprintf("something at (%.0f,%.0f) may be a die", spot.x, spot.y)
 	case expect > 0 && len(dice) != expect:
 		r.Status, r.Why = StatusWrongCount, fmt.Sprintf("found %d dice, expected %d", len(dice), expect)
+	}
+	return r
+}
+
+// edgeOver is how far, in its side, a die's box may run past the frame's edge (pipeline.EDGE):
+// a die further out may be cut off, and part of a die reads as a smaller face. The detector,
+// trained on rendered scenes whose boxes stop at the frame's edge, finds such dice.
+const edgeOver = 0.1
+
+// atEdge makes a Reading unreadable when one of its dice, framed by c (Die.cand indexes it),
+// runs past a w x h frame's edge by more than edgeOver of its side.
+func atEdge(r Reading, c []cand, w, h int) Reading {
+	for i, d := range r.Dice {
+		if d.cand < 0 || d.cand >= len(c) {
+			continue
+		}
+		k := c[d.cand]
+		in := min(k.x-k.side/2, k.y-k.side/2, float64(w)-k.x-k.side/2, float64(h)-k.y-k.side/2)
+		if in >= -edgeOver*k.side {
+			continue
+		}
+		r.Dice[i].Value, r.Dice[i].Why = 0, "at the frame's edge: it may be cut off"
+		r.Status = StatusUnreadable
+		r.Why = "a die at the frame's edge may be cut off: move the dice into the camera's view"
 	}
 	return r
 }

@@ -213,6 +213,12 @@ func TestDecideWide(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a 5 or a 6 is not read wider", func(t *testing.T) {
+		wide := func(int) ([7]float64, error) { t.Error("read wider"); return [7]float64{}, nil }
+		if r := decide(c[:1], [][7]float64{face(6, 0.99)}, nil, th, 0, nil, wide); r.Status != StatusRead {
+			t.Errorf("%v (%s), want read", r.Status, r.Why)
+		}
+	})
 	t.Run("an unsure die is not read wider", func(t *testing.T) {
 		wide := func(int) ([7]float64, error) { t.Error("read wider"); return [7]float64{}, nil }
 		if r := decide(c[:1], [][7]float64{face(1, 0.6)}, nil, th, 0, nil, wide); r.Status != StatusUnreadable {
@@ -242,4 +248,31 @@ func whys(r Reading) string {
 		s = append(s, d.Why)
 	}
 	return strings.Join(s, "; ")
+}
+
+// TestAtEdge: a die whose box runs past the frame's edge by more than edgeOver of its side may
+// be cut off, and the frame is unreadable; one just touching the edge is read.
+func TestAtEdge(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    cand
+		want Status
+	}{
+		{"inside", cand{0.9, 100, 100, 40}, StatusRead},
+		{"touching the left edge", cand{0.9, 20, 100, 40}, StatusRead},
+		{"a tenth past the bottom", cand{0.9, 100, 224, 40}, StatusRead},
+		{"cut at the top", cand{0.9, 100, 10, 40}, StatusUnreadable},
+		{"cut at the right", cand{0.9, 310, 100, 40}, StatusUnreadable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Reading{Status: StatusRead, Dice: []Die{{Value: 3, cand: 0}}}
+			got := atEdge(r, []cand{tc.c}, 320, 240)
+			if got.Status != tc.want {
+				t.Errorf("%v (%s), want %v", got.Status, got.Why, tc.want)
+			}
+			if tc.want == StatusUnreadable && (got.Dice[0].Value != 0 || !strings.Contains(got.Why, "move the dice")) {
+				t.Errorf("die %+v, why %q: want the die unread and the fix named", got.Dice[0], got.Why)
+			}
+		})
+	}
 }

@@ -28,7 +28,9 @@
 //     is a closer look that is one, with its face read surely; a die's value is read only when
 //     that value's probability is high enough. A sure peak whose face leans to no value is a
 //     spot of the scene (a screw head, a stain), passed over; the frame's faces must then be
-//     as sure as a closer look's. Any unsure face, or a
+//     as sure as a closer look's. A die read surely as 1–4 is read again in a square 1.6 times
+//     as wide (face.go), and a sure other value there puts it in doubt: a pip of a big die
+//     framed alone reads as a 1. Any unsure face, or a
 //     peak not taken as a die whose face the network still reads surely (it may be a missed
 //     die), makes the Reading StatusUnreadable; a count other than Opts.Expect is StatusWrongCount.
 //

@@ -76,6 +76,7 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 	defer func() { f.Close() }()
 	wide := r.m.wideReader(frame, cands)
 	rd := decide(cands, f.probs, f.net, th, r.o.Expect, nil, wide)
+	framed := cands // the candidates the dice's cand index
 	if rd.Status != StatusRead && !rd.unsure() {
 		// Look closer only now: a look costs about a third of a frame, and most frames are read
 		// without (pipeline.decide). A die read unsurely leaves the frame unread whatever the
@@ -91,8 +92,10 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			}
 			f = f.join(g)
 			rd = decide(all, f.probs, f.net, th, r.o.Expect, looks, wide)
+			framed = all
 		}
 	}
+	rd = atEdge(rd, framed, frame.Cols(), frame.Rows())
 	for i := range rd.Dice {
 		d := &rd.Dice[i]
 		net := f.net[d.cand]

@@ -193,7 +193,7 @@ func TestReadOpts(t *testing.T) {
 	}
 }
 
-// BenchmarkRead reads a 640x480 photo (matteop65, one die) and a 640x640 one (nell-byler,
+// BenchmarkRead reads a 640x480 photo (matteop65, four dice) and a 640x640 one (nell-byler,
 // six dice). OpenCV's dnn uses every core unless run under taskset.
 func BenchmarkRead(b *testing.B) {
 	r, err := NewReader(Opts{})

@@ -2,7 +2,7 @@
 fixed inputs, for package dice's parity test (dice/parity_test.go) to check its OpenCV run of
 the exported ONNX networks against.
 
-It holds, for one photo per rig, pipeline.candidates, pipeline.face_probs, pipeline.wide_probs and
+It holds, for the photos of PHOTOS, pipeline.candidates, pipeline.face_probs, pipeline.wide_probs and
 the closer looks at its weak candidates (pipeline.closer, under the model's peak threshold); the face
 probabilities of a few synthetic squares; common.face_square of a photo at a few places, some past
 its edges, and common.zoom_square's (their bytes' SHA-256: they are large); and np.rot90 of a small image (the turn convention). The ONNX files' SHA-256 are
@@ -32,9 +32,10 @@ import pipeline  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 TESTDATA = os.path.join(ROOT, 'dice', 'testdata')
-# One photo per rig, several dice where the rig has them (paths under dice/testdata).
+# One photo per rig, several dice where the rig has them, and one with a weak candidate whose
+# closer look finds a die (paths under dice/testdata).
 PHOTOS = ['photos/matteop65/dice_40.jpg', 'photos/nell-byler/IMG_20191208_111816.jpg',
-          'photos/tai-studio/eyes_3_2.jpg']
+          'photos/tai-studio/eyes_3_2.jpg', 'photos/matteop65/four_43.jpg']
 
 
 def b64(a):

@@ -25,8 +25,16 @@ ZOOM = 2.0
 ZOOM_SIDE = 128
 # A die read surely is read again in a square WIDE times as wide (dice.wide): the detector
 # sometimes frames a pip of a big die as a small die, whose face is then a 1 (matteop65's
-# two_2.jpg, read as a 1 at 0.91), where the wider square shows the die's 2 (0.99).
+# two_2.jpg, read as a 1 at 0.91), where the wider square shows the die's 2 (0.99). Only dice
+# read up to WIDE_MAX are: a part of a face looks like a 1 (a pip), 2 or 3 (pips in a row) or 4
+# (a square of pips), never a 5 or 6. Reading 5s and 6s wider too changed no held-out reading
+# and cost half as much again.
 WIDE = 1.6
+WIDE_MAX = 4
+# A die whose box runs past the frame's edge by more than EDGE of its side may be cut off, and
+# part of a die reads as a smaller face (dice.edgeOver): the frame is unreadable. The detector
+# trained on rendered scenes, whose boxes are cut at the frame's edge, finds such dice.
+EDGE = 0.1
 
 
 def candidates(det, img, min_peak=MIN_PEAK):
@@ -117,8 +125,9 @@ def decide(cands, probs, th, closers=None, wide=None):
     the looks cost time (dice.Reader.Read).
 
     wide, when given, holds per candidate its face probabilities read WIDE times as wide
-    (wide_probs): a die read surely whose wider square is read surely as another value is in
-    doubt. Dice framed by a closer look are not read wider: their look was read 0.99 sure."""
+    (wide_probs): a die read surely as at most WIDE_MAX whose wider square is read surely as
+    another value is in doubt. Dice framed by a closer look are not read wider: their look was
+    read at th['look']. wide_probs reads every candidate; the reader reads only those it asks."""
     if closers:
         first = decide(cands, probs, th, wide=wide)
         if first[0] == 'read':
@@ -146,7 +155,7 @@ def decide(cands, probs, th, closers=None, wide=None):
             kept.append((pk, cx, cy, side))
             v = int(np.argmax(p[1:])) + 1
             sure = p[v] >= th['face']
-            if sure and wide is not None and not looked:
+            if sure and wide is not None and not looked and v <= WIDE_MAX:
                 w = np.asarray(wide[i])
                 wv = int(np.argmax(w[1:])) + 1
                 sure = not (wv != v and w[wv] >= th['face'])
@@ -158,6 +167,12 @@ def decide(cands, probs, th, closers=None, wide=None):
     if not dice:
         return 'unreadable', [], dice
     return ('unreadable' if doubt else 'read'), vals, dice
+
+
+def at_edge(dice, w, h):
+    """Whether a die of decide's dice runs past a w x h frame's edge by more than EDGE of its side."""
+    return any(min(d['x'] - d['side'] / 2, d['y'] - d['side'] / 2, w - d['x'] - d['side'] / 2,
+                   h - d['y'] - d['side'] / 2) < -EDGE * d['side'] for d in dice)
 
 
 def is_spot(cand, p, th):

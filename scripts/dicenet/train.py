@@ -121,7 +121,7 @@ def run_rig(det, face, items):
         c = pipeline.candidates(det, img)
         out.append(dict(file=f, labels=labels, cands=c, probs=pipeline.face_probs(face, img, c).tolist(),
                         closers=pipeline.closer_all(det, face, img, c, max(PEAKS)),
-                        wide=pipeline.wide_probs(face, img, c).tolist()))
+                        wide=pipeline.wide_probs(face, img, c).tolist(), size=[img.shape[1], img.shape[0]]))
     return out
 
 
@@ -132,8 +132,10 @@ def score(rows, th):
     (dice.Opts.Expect); dice: dice read right in the photos read exactly or with dice missed."""
     exact = wrong = missed = dice_ok = dice_n = 0
     for r in rows:
-        status, vals, _ = pipeline.decide(r['cands'], np.array(r['probs']).reshape(-1, 7), th, r.get('closers'),
-                                          r.get('wide'))
+        status, vals, dice = pipeline.decide(r['cands'], np.array(r['probs']).reshape(-1, 7), th, r.get('closers'),
+                                             r.get('wide'))
+        if 'size' in r and pipeline.at_edge(dice, *r['size']):
+            status = 'unreadable'
         dice_n += len(r['labels'])
         if status != 'read':
             continue
