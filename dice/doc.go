@@ -30,7 +30,8 @@
 //     spot of the scene (a screw head, a stain), passed over; the frame's faces must then be
 //     as sure as a closer look's. A die read surely as 1–4 is read again in a square 1.6 times
 //     as wide (face.go), and a sure other value there puts it in doubt: a pip of a big die
-//     framed alone reads as a 1. Any unsure face, or a
+//     framed alone reads as a 1. A die whose box runs past the frame's edge may be cut off, and
+//     part of a die reads as a smaller face: it is not read either. Any unsure face, or a
 //     peak not taken as a die whose face the network still reads surely (it may be a missed
 //     die), makes the Reading StatusUnreadable; a count other than Opts.Expect is StatusWrongCount.
 //
