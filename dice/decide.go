@@ -115,8 +115,8 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 }
 
 // edgeOver is how far, in its side, a die's box may run past the frame's edge (pipeline.EDGE):
-// a die further out may be cut off, and part of a die reads as a smaller face. The detector,
-// trained on rendered scenes whose boxes stop at the frame's edge, finds such dice.
+// a die further out may be cut off, and part of a die reads as a smaller face. A detector
+// trained on rendered scenes, whose boxes stop at the frame's edge, finds such dice often.
 const edgeOver = 0.1
 
 // atEdge makes a Reading unreadable when one of its dice, framed by c (Die.cand indexes it),

@@ -23,7 +23,7 @@ MAX_CANDS = 24
 CLOSER_FROM = 0.3
 ZOOM = 2.0
 ZOOM_SIDE = 128
-# A die read surely is read again in a square WIDE times as wide (dice.wide): the detector
+# A die read surely is read again in a square WIDE times as wide (dice.wideBy): a detector
 # sometimes frames a pip of a big die as a small die, whose face is then a 1 (matteop65's
 # two_2.jpg, read as a 1 at 0.91), where the wider square shows the die's 2 (0.99). Only dice
 # read up to WIDE_MAX are: a part of a face looks like a 1 (a pip), 2 or 3 (pips in a row) or 4
@@ -32,8 +32,8 @@ ZOOM_SIDE = 128
 WIDE = 1.6
 WIDE_MAX = 4
 # A die whose box runs past the frame's edge by more than EDGE of its side may be cut off, and
-# part of a die reads as a smaller face (dice.edgeOver): the frame is unreadable. The detector
-# trained on rendered scenes, whose boxes are cut at the frame's edge, finds such dice.
+# part of a die reads as a smaller face (dice.edgeOver): the frame is unreadable. A detector
+# trained on rendered scenes, whose boxes are cut at the frame's edge, finds such dice often.
 EDGE = 0.1
 
 
