@@ -162,9 +162,10 @@ func keptBoxes(boxes []labelBox, keep image.Rectangle) []labelBox {
 	return out
 }
 
-// wrongValue reports whether a die was read with a value other than its box's (the box
-// holding its centre, nearest first), or read where no die is, or whether the values read
-// are not among those of the dice there.
+// wrongValue reports whether a die was read with a value other than its box's, or read where
+// no die is, or whether the values read are not among those of the dice there. A die's box is
+// the nearest that holds its centre or whose centre its box holds: matteop65 boxes part of a
+// top face only, and a die read whole is centred outside such a box.
 func wrongValue(there []labelBox, rd dice.Reading) bool {
 	if got := rd.Values(); intersect(boxValues(there), got) < len(got) {
 		return true
@@ -177,7 +178,7 @@ func wrongValue(there []labelBox, rd dice.Reading) bool {
 		best, bd := -1, math.Inf(1)
 		for i, b := range there {
 			bc := b.r.Min.Add(b.r.Max).Div(2)
-			if dd := math.Hypot(float64(c.X-bc.X), float64(c.Y-bc.Y)); c.In(b.r) && dd < bd {
+			if dd := math.Hypot(float64(c.X-bc.X), float64(c.Y-bc.Y)); (c.In(b.r) || bc.In(d.Box)) && dd < bd {
 				best, bd = i, dd
 			}
 		}

@@ -55,6 +55,8 @@ func TestWrongValue(t *testing.T) {
 	die := func(v int, x, y int) dice.Die {
 		return dice.Die{Value: v, Box: image.Rect(x-10, y-10, x+10, y+10)}
 	}
+	// A die centred at (30, 30), outside the 4's box, holding that box's centre.
+	big := func(v int) dice.Die { return dice.Die{Value: v, Box: image.Rect(10, 10, 50, 50)} }
 	for _, c := range []struct {
 		name string
 		dice []dice.Die
@@ -66,6 +68,10 @@ func TestWrongValue(t *testing.T) {
 		{"values swapped", []dice.Die{die(2, 15, 15), die(4, 65, 15)}, true},
 		{"a value no die has", []dice.Die{die(4, 15, 15), die(3, 65, 15)}, true},
 		{"a die where none is", []dice.Die{die(4, 15, 15), die(2, 15, 80)}, true},
+		// A box round part of a top face (matteop65's): the die read whole is centred outside it.
+		{"box inside the die", []dice.Die{big(4), die(2, 65, 15)}, false},
+		{"box inside a die of another value", []dice.Die{big(2), die(4, 65, 15)}, true},
+		{"neither centre in the other's box", []dice.Die{die(4, 40, 40), die(2, 65, 15)}, true},
 	} {
 		if got := wrongValue(there, dice.Reading{Status: dice.StatusRead, Dice: c.dice}); got != c.want {
 			t.Errorf("%s: wrongValue %v, want %v", c.name, got, c.want)

@@ -60,9 +60,10 @@ def det_sample(img, dice, rng, sized=True):
     return x, heat, reg, mask, smask
 
 
-def photo_squares(img, dice, rng, per_die=3):
-    """Face squares of a photo: per_die framings of each labelled die (its value), and squares
-    off the dice (0): half a die or more off each, and of the bare tray."""
+def photo_squares(img, dice, rng, per_die=3, min_side=0):
+    """Face squares of a photo: per_die framings of each labelled die at least min_side pixels
+    across (its value), and squares off the dice (0): half a die or more off each, and of the
+    bare tray."""
     X, Y = [], []
     h, w = img.shape[:2]
     centres = np.float32([(d[1], d[2]) for d in dice]).reshape(-1, 2)
@@ -70,6 +71,8 @@ def photo_squares(img, dice, rng, per_die=3):
     def far(x, y, side, k):
         return len(centres) == 0 or np.min(np.hypot(centres[:, 0] - x, centres[:, 1] - y) / side) >= k
     for v, cx, cy, side in dice:
+        if side < min_side:
+            continue
         for _ in range(per_die):
             X.append(augment.square_variant(img, cx, cy, side, rng))
             Y.append(v)
@@ -89,10 +92,11 @@ def photo_squares(img, dice, rng, per_die=3):
     return X, Y
 
 
-def mined_squares(img, dice, cands, rng, sized=True):
+def mined_squares(img, dice, cands, rng, sized=True, min_side=0):
     """Squares framed as the detector frames them: a peak on a labelled die (within 0.3 of its
     side) at about its size is labelled with its value; a peak on no die, or on a part of one (a
-    pip taken for a small die), is labelled 0 — the detector's false hits."""
+    pip taken for a small die), is labelled 0 — the detector's false hits. Peaks nearest a die
+    under min_side pixels give no square: too small to read, it is no false hit either."""
     X, Y = [], []
     for pk, x, y, side in cands:
         best, bd, bs = None, math.inf, 1.0
@@ -101,6 +105,8 @@ def mined_squares(img, dice, cands, rng, sized=True):
             if d < bd:
                 best, bd, bs = v, d, s
         ratio = side / bs if sized else 1.0
+        if bs < min_side and bd < 1.0:
+            continue
         if bd < (0.3 if sized else 0.45) and 0.65 <= ratio <= 1.6:
             X.append(augment.square_variant(img, x, y, side, rng, shift=0.03, scale=(0.95, 1.05)))
             Y.append(best)
@@ -122,19 +128,22 @@ def cropset_squares(crops, name, rng, per=2):
     return X, Y
 
 
-def face_set(photos, cropsets, rng, find=None):
+def face_set(photos, cropsets, rng, find=None, min_side=None):
     """Face squares of photos = [(rig, [(file, img, labels, dice)])] and cropsets = [(name, crops)];
-    find(img) -> candidates adds the detector's own framings and false hits (mined_squares)."""
+    find(img) -> candidates adds the detector's own framings and false hits (mined_squares);
+    min_side: {rig: the smallest die of it that is read} (rendered scenes' dice of a few pixels
+    would teach the network to guess)."""
     X, Y = [], []
     for rig, items in photos:
         sized = rig not in common.UNSIZED
+        least = (min_side or {}).get(rig, 0)
         for _, img, _, dice in items:
             if sized:
-                x, y = photo_squares(img, dice, rng)
+                x, y = photo_squares(img, dice, rng, min_side=least)
                 X += x
                 Y += y
             if find is not None and dice:
-                x, y = mined_squares(img, dice, find(img), rng, sized)
+                x, y = mined_squares(img, dice, find(img), rng, sized, least)
                 X += x
                 Y += y
     for name, crops in cropsets:

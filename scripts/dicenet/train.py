@@ -5,7 +5,8 @@
 For each photo rig (nell-byler, matteop65, epanemu) both networks are trained without it and
 the whole pipeline is run on its photos with at most six dice; the face network is also trained
 without each crop set and measured on it. Drawn photo sets are trained on in every fold: the
-simulator's frames (--extra) by both networks, Blender's scenes (--extra-det) by the detector.
+simulator's frames (--extra) by both networks, Blender's scenes (--extra-det) by the detector and,
+where their dice are big enough to read (--scene-faces), by the face network.
 The thresholds are chosen on those held-out readings for at most 0.5% of photos read with a
 wrong value (score), and both networks, trained on everything, are exported to ONNX and
 written with the thresholds to --out. Fixed seeds: on one machine the same command gives the
@@ -229,8 +230,12 @@ def main():
     ap.add_argument('--extra', action='append', default=[],
                     help='a drawn photo set trained on in every fold, never held out (scripts/simframes)')
     ap.add_argument('--extra-det', action='append', default=[],
-                    help='as --extra, for the detector only (scripts/dicenet/scenes.py: its dice are often '
-                         'too small to read, and would teach the face network to guess)')
+                    help='as --extra, for the detector, and for the face network only its dice of at least '
+                         '--scene-faces pixels (scripts/dicenet/scenes.py: its dice are often too small to '
+                         'read, and would teach the face network to guess)')
+    ap.add_argument('--scene-faces', type=float, default=20,
+                    help='the smallest die of an --extra-det set the face network trains on, in pixels; its '
+                         'big oblique dice teach it to read the top face beside side faces in view (inf: none)')
     ap.add_argument('--faces', default='',
                     help='take each face network from final.pt / fold-RIG.pt in this folder, where there is '
                          'one, instead of training it (as --detectors)')
@@ -293,7 +298,8 @@ def main():
             log(f'  face network from {os.path.join(a.faces, name)}')
             return m.eval()
         t = time.time()
-        X, Y = data.face_set(photos_, crops_, np.random.default_rng(a.seed), lambda img: pipeline.candidates(det, img))
+        X, Y = data.face_set(photos_ + det_only, crops_, np.random.default_rng(a.seed),
+                             lambda img: pipeline.candidates(det, img), {r: a.scene_faces for r, _ in det_only})
         sx, sy = synthetic()
         X, Y = np.concatenate([X, sx]), np.concatenate([Y, sy])
         keep = (Y != 0) | (np.random.default_rng(a.seed).random(len(Y)) < a.bare)
