@@ -72,17 +72,18 @@ verify-unit: build
 fuzz:
 	./scripts/fuzz.sh
 
-# --- The dice networks (dice/model): about four and a half hours on 2 cores. Needs Debian's python3-torch,
-# python3-opencv and python3-onnx, and the shared photo sets beside this clone.
+# --- The dice networks (dice/model): about five hours on 2 cores. Needs Debian's python3-torch,
+# python3-opencv, python3-onnx and blender, and the shared photo sets beside this clone.
 .PHONY: train
 train:
 	$(GO) run ./scripts/simframes -n 800 .cache/simframes
+	test -s .cache/scenes-1/boxes.csv -a -s .cache/scenes-2/boxes.csv || $(MAKE) scenes
 	/usr/bin/python3 scripts/dicenet/train.py --shared ../shared/dice-photos --extra .cache/simframes \
-		--out dice/model --work .cache/dicenet
+		--extra-det .cache/scenes-1 --extra-det .cache/scenes-2 --out dice/model --work .cache/dicenet
 	/usr/bin/python3 scripts/dicenet/parity.py
 
-# Rendered scenes for the detector (scripts/dicenet/scenes.py, Debian's blender), one seed per core: about
-# 21 minutes. Not in train yet: see BENCHMARKS-dice.md, "Rendered scenes for the detector".
+# Rendered scenes both networks train on (scripts/dicenet/scenes.py, Debian's blender), one seed per core:
+# about 21 minutes.
 .PHONY: scenes
 scenes:
 	blender -b -P scripts/dicenet/scenes.py -- .cache/scenes-1 600 1 >.cache/scenes-1.log 2>&1 & \

@@ -63,25 +63,24 @@ func readLabels(t testing.TB, rig string) []labelled {
 // exactly, the most photos read with a die missed (values right, one too few: the companion,
 // which expects four dice, refuses those) and the most read with a wrong value. They sit a
 // little below what the built-in networks measure with model.json's thresholds (peak 0.5,
-// face 0.9, doubt 0.8), measured 2026-12-07: matteop65 55 of 80 exact, 2 with a die missed,
-// none wrong; nell-byler 27 of 48, 1, and 1 wrong: IMG_20191209_100256, a purple translucent 3
-// whose middle pip is under a glare streak, read as a 2 (no held-out nell-byler photo was read
-// wrong at these thresholds); tai-studio 0 of 4 (its one die, big and close, is taken for its
-// pips). Re-measure them whenever dice/model changes.
+// face 0.85, doubt 0.8, look 0.9), measured 2026-12-07: matteop65 52 of 80 exact, 2 with a die
+// missed, none wrong; nell-byler 31 of 48, 4 with a die missed, none wrong; tai-studio 0 of 4
+// (its one die, big and close, is taken for its pips). Re-measure them whenever dice/model
+// changes.
 var floors = map[string]struct {
 	exact           float64
 	missed, misread int
 }{
-	"matteop65":  {exact: 0.65, missed: 3},
-	"nell-byler": {exact: 0.5, missed: 2, misread: 1},
+	"matteop65":  {exact: 0.6, missed: 3},
+	"nell-byler": {exact: 0.6, missed: 5},
 	"tai-studio": {exact: 0, missed: 0},
 }
 
 // TestReadPhotos reads every labelled photo of the three rigs. The matteop65 and nell-byler
 // photos were in the networks' training set (held-out figures are in model.json's held_out),
 // so this checks the Go reader end to end, not how well it generalises; tai-studio has no
-// boxes and was never trained on. No photo but the one named in floors may be read with a
-// wrong value: the reader must say unreadable rather than guess.
+// boxes and was never trained on. No photo may be read with a wrong value: the reader must say
+// unreadable rather than guess.
 func TestReadPhotos(t *testing.T) {
 	r, err := NewReader(Opts{})
 	if err != nil {
@@ -145,7 +144,7 @@ func subset(got, want []int) bool {
 // TestReadOpts: the tray leaves out dice outside it, Expect asks for a count, and a frame
 // that is not a colour picture is refused.
 func TestReadOpts(t *testing.T) {
-	f := readPhoto(t, "photos/matteop65/four_12.jpg")
+	f := readPhoto(t, "photos/matteop65/four_17.jpg")
 	defer f.Close()
 	all, err := NewReader(Opts{})
 	if err != nil {
