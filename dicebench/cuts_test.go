@@ -135,11 +135,11 @@ func TestBenchCuts(t *testing.T) {
 	if s.Cuts != 129 || s.Refused+s.Read+s.Misread != s.Cuts {
 		t.Errorf("%d cuts: %d refused + %d read + %d misread; want 129 in all", s.Cuts, s.Refused, s.Read, s.Misread)
 	}
-	// The reader should refuse every die cut too far to read; it misreads 2 of the 129 cuts
-	// (measured 2026-12-05: part of dice_42's 1s read as other faces), a known failure
-	// (BENCHMARKS-dice.md). The ceiling keeps it from growing.
-	if s.Misread > 2 {
-		t.Errorf("%d cuts misread, want at most 2:\n%s", s.Misread, strings.Join(rep.Sets[0].Misreads, "\n"))
+	// The reader should refuse every die cut too far to read. It misreads none of the 129 cuts
+	// (measured 2026-12-07; the networks before misread 2, part of dice_42's 1s read as other
+	// faces): the ceiling of 1 leaves room for another CPU's rounding and keeps it from growing.
+	if s.Misread > 1 {
+		t.Errorf("%d cuts misread, want at most 1:\n%s", s.Misread, strings.Join(rep.Sets[0].Misreads, "\n"))
 	}
 	if s.Refused == 0 || s.Read == 0 {
 		t.Errorf("refused %d, read %d: a die cut in half must be refused, one cut by a sliver of the picture read", s.Refused, s.Read)
