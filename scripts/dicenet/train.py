@@ -213,7 +213,9 @@ def tune(folds, procs=2):
     (each rig weighing the same; a photo with a die missed costing MISSED_COST of one) while every
     rig's misread photos (score's wrong) stay at or under 0.5%, or the fewest misreads, and then
     its cut photos (RIG+cut, cut_items) misread at most CUT_WRONG, or the fewest. The grid is
-    split by peak and min_peak over procs processes; ties go to the first in the grid's order."""
+    split by peak and min_peak over procs processes; ties go to the first in the grid's order.
+    Other readings in folds (RIG+tai, the crop sets) are left out."""
+    folds = {k: v for k, v in folds.items() if k in HELD or k.endswith('+cut')}
     parts = [(folds, peak, min_peak) for peak, min_peak in itertools.product(PEAKS, [0.15, 0.2, 0.25, 0.3])
              if min_peak <= peak]
     with multiprocessing.get_context("spawn").Pool(procs) as p:
@@ -312,7 +314,7 @@ def main():
             if f.startswith('fold-') and f.endswith('.json'):
                 with open(os.path.join(a.work, f)) as fh:
                     folds.update(json.load(fh))
-        th = tune({k: v for k, v in folds.items() if k.split('+')[0] in HELD and not k.endswith('+tai')})
+        th = tune(folds)
         write_config(a.out, th, report(folds, th))
         return
     t0 = time.time()
@@ -392,9 +394,8 @@ def main():
             json.dump({k: v for k, v in folds.items() if k.split('+')[0] in held.split('+')}, f)
         log(f'fold {held}: {time.time() - t1:.0f} s')
     if folds:
-        photo_folds = {k: v for k, v in folds.items() if k.split('+')[0] in HELD and not k.endswith('+tai')}
-        if photo_folds:
-            th = tune(photo_folds)
+        if any(k in HELD for k in folds):
+            th = tune(folds)
         table = report(folds, th)
         if os.path.exists(os.path.join(a.out, 'model.json')):
             write_config(a.out, th, table)
