@@ -7,7 +7,11 @@ speckled, grained or chequered. Writes a photo set as scripts/simframes does: JP
 labels.csv (file,values) and boxes.csv (file,value,x0,y0,x1,y1: the box round the whole die as
 the camera sees it), which train.py takes with --extra-det.
 
-    blender -b -P scripts/dicenet/scenes.py -- OUT COUNT SEED
+    blender -b -P scripts/dicenet/scenes.py -- OUT COUNT SEED [close]
+
+close: scenes for the face network (train.py --extra-face): 2-8 dice of 24-110 px seen from at
+most 45 degrees off, and more of the dice held-out photos read least surely: glossy bodies with
+glare, translucent and smoky marbled ones, dark bodies with coloured pips.
 
 Debian's blender package (3.4) runs it on one core, about 2 s a scene here: two seeds into two
 folders use both cores (make scenes), and train.py takes each with its own --extra-det.
@@ -66,19 +70,25 @@ def colour(rng, dark=False):
     return (*[x ** 2.2 for x in c], 1.0)
 
 
-def style(rng):
-    """A set of dice: body, pip and vein colours, marbled or not, roughness, translucency."""
-    dark = rng.random() < 0.3
+def style(rng, close=False):
+    """A set of dice: body, pip and vein colours, marbled or not, roughness, translucency (close:
+    as scene's)."""
+    dark = rng.random() < (0.4 if close else 0.3)
     white = not dark and rng.random() < 0.35
     body = (*[rng.uniform(0.75, 0.95) ** 2.2] * 3, 1.0) if white else colour(rng, dark)
     lum = sum(body[:3]) / 3
     if dark or lum < 0.1:
-        pip = (0.85, 0.85, 0.85, 1.0) if rng.random() < 0.6 else colour(rng)
+        pip = (0.85, 0.85, 0.85, 1.0) if rng.random() < (0.4 if close else 0.6) else colour(rng)
         pip = (*[max(x, 0.3) for x in pip[:3]], 1.0)
     else:
         pip = (0.01, 0.01, 0.01, 1.0) if rng.random() < 0.6 else colour(rng, dark=True)
         if lum < 0.35 and rng.random() < 0.5:
             pip = (0.85, 0.85, 0.85, 1.0)
+    if close:
+        return dict(body=body, pip=pip, vein=colour(rng, dark=rng.random() < 0.5), marble=rng.random() < 0.35,
+                    rough=rng.uniform(0.02, 0.25) if rng.random() < 0.6 else rng.uniform(0.25, 0.6),
+                    trans=rng.uniform(0.3, 0.9) if rng.random() < 0.35 else 0.0,
+                    pips=rng.choice(PIPS), bevel=rng.uniform(0.08, 0.3))
     return dict(body=body, pip=pip, vein=colour(rng), marble=rng.random() < 0.2,
                 rough=rng.uniform(0.05, 0.6), trans=rng.uniform(0.3, 0.9) if rng.random() < 0.15 else 0.0,
                 pips=rng.choice(PIPS), bevel=rng.uniform(0.08, 0.3))
@@ -247,7 +257,7 @@ def box(sc, cam, ob):
     return cx0, cy0, cx1, cy1
 
 
-def scene(sc, i, seed, rng, masks, out):
+def scene(sc, i, seed, rng, masks, out, close=False):
     """Renders scene i into out: (file name, [(value, x0, y0, x1, y1)] of its labelled dice)."""
     for o in list(bpy.data.objects):
         bpy.data.objects.remove(o, do_unlink=True)
@@ -261,12 +271,12 @@ def scene(sc, i, seed, rng, masks, out):
     # die sides, as a phone's closest focus: a close-up is then taken with a narrower view.
     cd = bpy.data.cameras.new('cam')
     cd.lens_unit = 'FOV'
-    px = math.exp(rng.uniform(math.log(8), math.log(150)))
+    px = math.exp(rng.uniform(math.log(24), math.log(110)) if close else rng.uniform(math.log(8), math.log(150)))
     f = SIDE / 2 / math.tan(math.radians(rng.uniform(35, 70)) / 2)
     dist = max(8.0, f * 2 / px)
     f = px * dist / 2
     cd.angle = 2 * math.atan(SIDE / 2 / f)
-    tilt = rng.uniform(0, math.radians(55)) if rng.random() < 0.7 else rng.uniform(0, 0.1)
+    tilt = rng.uniform(0, math.radians(45 if close else 55)) if rng.random() < 0.7 else rng.uniform(0, 0.1)
     az = rng.uniform(0, 2 * math.pi)
     cam = bpy.data.objects.new('cam', cd)
     cam.location = (dist * math.sin(tilt) * math.sin(az), -dist * math.sin(tilt) * math.cos(az), dist * math.cos(tilt))
@@ -275,8 +285,8 @@ def scene(sc, i, seed, rng, masks, out):
     sc.collection.objects.link(cam)
     sc.camera = cam
     bpy.context.view_layer.update()
-    n = rng.choice([1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 7, 8])
-    sets = [style(rng)] if rng.random() < 0.6 else [style(rng) for _ in range(3)]
+    n = rng.choice([2, 3, 4, 4, 5, 6, 7, 8] if close else [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 7, 8])
+    sets = [style(rng, close)] if rng.random() < 0.6 else [style(rng, close) for _ in range(3)]
     placed, dice = [], []
     for _ in range(60):
         if len(dice) == n:
@@ -298,7 +308,7 @@ def scene(sc, i, seed, rng, masks, out):
     so = bpy.data.objects.new('sun', sun)
     so.rotation_euler = Euler((rng.uniform(0, 1.0), 0, rng.uniform(0, 6.3)))
     sc.collection.objects.link(so)
-    if rng.random() < 0.3:  # a lamp close by: glare and a brighter patch
+    if rng.random() < (0.6 if close else 0.3):  # a lamp close by: glare and a brighter patch
         lamp = bpy.data.lights.new('lamp', 'POINT')
         lamp.energy = rng.uniform(200, 3000) * (dist / 20) ** 2
         lo = bpy.data.objects.new('lamp', lamp)
@@ -318,6 +328,7 @@ def scene(sc, i, seed, rng, masks, out):
 def main():
     argv = sys.argv[sys.argv.index('--') + 1:]
     out, count, seed = argv[0], int(argv[1]), int(argv[2])
+    close = argv[3:] == ['close']
     os.makedirs(out, exist_ok=True)
     rng = random.Random(seed)
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -339,7 +350,7 @@ def main():
         lf.write('file,values\n')
         bf.write('file,value,x0,y0,x1,y1\n')
         for i in range(count):
-            name, rows = scene(sc, i, seed, rng, masks, out)
+            name, rows = scene(sc, i, seed, rng, masks, out, close)
             if not rows:
                 os.remove(os.path.join(out, name))
                 continue

@@ -6,7 +6,8 @@ For each photo rig (nell-byler, matteop65, epanemu) both networks are trained wi
 the whole pipeline is run on its photos with at most six dice; the face network is also trained
 without each crop set and measured on it. Drawn photo sets are trained on in every fold: the
 simulator's frames (--extra) by both networks, Blender's scenes (--extra-det) by the detector and,
-where their dice are big enough to read (--scene-faces), by the face network.
+where their dice are big enough to read (--scene-faces), by the face network, and Blender's
+close scenes (--extra-face) by the face network only.
 The thresholds are chosen on those held-out readings for at most 0.5% of photos read with a
 wrong value (score), and at most CUT_WRONG of the same photos cut through a die (cut_items)
 read wrong; both networks, trained on everything, are exported to ONNX and
@@ -277,8 +278,12 @@ def main():
                     help='as --extra, for the detector, and for the face network only its dice of at least '
                          '--scene-faces pixels (scripts/dicenet/scenes.py: its dice are often too small to '
                          'read, and would teach the face network to guess)')
+    ap.add_argument('--extra-face', action='append', default=[],
+                    help='as --extra-det, for the face network only (scenes.py close: dice near, glossy, '
+                         'translucent and marbled)')
     ap.add_argument('--scene-faces', type=float, default=20,
-                    help='the smallest die of an --extra-det set the face network trains on, in pixels; its '
+                    help='the smallest die of an --extra-det or --extra-face set the face network trains on, in '
+                         'pixels; its '
                          'big oblique dice teach it to read the top face beside side faces in view (inf: none)')
     ap.add_argument('--faces', default='',
                     help='take each face network from final.pt / fold-RIG.pt in this folder, where there is '
@@ -321,9 +326,11 @@ def main():
     photos = [(r, common.load_rig(a.shared, r)) for r in common.RIGS]
     photos += [extra_rig(d) for d in a.extra]
     det_only = [extra_rig(d) for d in a.extra_det]
+    face_only = [extra_rig(d) for d in a.extra_face]
     crops = [(c, common.load_cropset(a.shared, c)) for c in common.CROPSETS]
     log(f'loaded {sum(len(p) for _, p in photos)} photos, {sum(len(p) for _, p in det_only)} for the detector '
-        f'only, {sum(len(c) for _, c in crops)} crops ({time.time() - t0:.0f} s)')
+        f'only, {sum(len(p) for _, p in face_only)} for the face network only, {sum(len(c) for _, c in crops)} crops '
+        f'({time.time() - t0:.0f} s)')
     trainable = [(r, p) for r, p in photos if r != 'tai-studio']  # no boxes: measured only
     drawn = []
 
@@ -343,8 +350,9 @@ def main():
             log(f'  face network from {os.path.join(a.faces, name)}')
             return m.eval()
         t = time.time()
-        X, Y = data.face_set(photos_ + det_only, crops_, np.random.default_rng(a.seed),
-                             lambda img: pipeline.candidates(det, img), {r: a.scene_faces for r, _ in det_only})
+        drawn_scenes = det_only + face_only
+        X, Y = data.face_set(photos_ + drawn_scenes, crops_, np.random.default_rng(a.seed),
+                             lambda img: pipeline.candidates(det, img), {r: a.scene_faces for r, _ in drawn_scenes})
         sx, sy = synthetic()
         X, Y = np.concatenate([X, sx]), np.concatenate([Y, sy])
         keep = (Y != 0) | (np.random.default_rng(a.seed).random(len(Y)) < a.bare)
