@@ -276,3 +276,24 @@ func TestAtEdge(t *testing.T) {
 		})
 	}
 }
+
+// TestReadWiderPhoto: the wider read on a real frame, end to end (the wider square cut from the
+// photo, read by the face network, weighed by decide). No test photo holds a die framed on one
+// pip that the shipped networks read surely, so this takes the rule's cost instead: with the face
+// threshold lowered to 0.4, one of matteop65/four_43's five 4s is read surely as a 4 but, seen
+// wider, as a 6 (0.46), which puts the photo in doubt; without the wider read it would be read
+// exactly, as it is at the shipped thresholds.
+func TestReadWiderPhoto(t *testing.T) {
+	r, err := NewReader(Opts{Model: modelDir(t, setField("face", "0.4"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	img := readPhoto(t, "photos/matteop65/four_43.jpg")
+	defer img.Close()
+	got := r.Read(img)
+	if got.Status != StatusUnreadable || !strings.Contains(whys(got), "read as 4, but as") ||
+		!strings.Contains(whys(got), "seen wider") {
+		t.Errorf("%v %v %q (%s), want unreadable: a 4 seen wider as another value", got.Status, got.Values(), got.Why, whys(got))
+	}
+}
