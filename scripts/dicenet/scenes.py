@@ -72,7 +72,7 @@ def colour(rng, dark=False):
 
 def style(rng, close=False):
     """A set of dice: body, pip and vein colours, marbled or not, roughness, translucency (close:
-    as scene's)."""
+    the close scenes' mix, more often dark, glossy, translucent or marbled)."""
     dark = rng.random() < (0.4 if close else 0.3)
     white = not dark and rng.random() < 0.35
     body = (*[rng.uniform(0.75, 0.95) ** 2.2] * 3, 1.0) if white else colour(rng, dark)

@@ -283,8 +283,8 @@ def main():
                          'translucent and marbled)')
     ap.add_argument('--scene-faces', type=float, default=20,
                     help='the smallest die of an --extra-det or --extra-face set the face network trains on, in '
-                         'pixels; its '
-                         'big oblique dice teach it to read the top face beside side faces in view (inf: none)')
+                         'pixels; its big oblique dice teach it to read the top face beside side faces in view '
+                         '(inf: none)')
     ap.add_argument('--faces', default='',
                     help='take each face network from final.pt / fold-RIG.pt in this folder, where there is '
                          'one, instead of training it (as --detectors)')
