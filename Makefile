@@ -90,7 +90,7 @@ scenes:
 	blender -b -P scripts/dicenet/scenes.py -- .cache/scenes-2 600 2 >.cache/scenes-2.log 2>&1; wait
 
 # Close scenes for the face network alone (scenes.py close: near, glossy, translucent and marbled
-# dice; train.py --extra-face), about 23 minutes. Measured on two folds, not yet in the shipped
+# dice; train.py --extra-face), about 23 minutes. Measured on the three folds, not yet in the shipped
 # recipe (BENCHMARKS-dice.md).
 .PHONY: close-scenes
 close-scenes:
