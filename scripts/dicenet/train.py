@@ -128,6 +128,13 @@ def run_rig(det, face, items):
     return out
 
 
+def read_fold(det, face, photos, held, seed):
+    """A fold's held-out readings (run_rig): its rig as held, tai-studio as held+tai, and its rig's
+    photos cut through a die (cut_items) as held+cut. photos: {rig: load_rig's items}."""
+    return {held: run_rig(det, face, photos[held]), held + '+tai': run_rig(det, face, photos['tai-studio']),
+            held + '+cut': run_rig(det, face, cut_items(photos[held], held, seed))}
+
+
 # The fractions of a die's box a cut takes off (dicebench.cutsOf), and the least side a cut frame keeps.
 CUTS = [0.3, 0.5, 0.7]
 MIN_CUT = 32
@@ -308,8 +315,7 @@ def main():
             det.load_state_dict(w['det'])
             face.load_state_dict(w['face'])
             det.eval(), face.eval()
-            rows = {held: run_rig(det, face, photos[held]), held + '+tai': run_rig(det, face, photos['tai-studio']),
-                    held + '+cut': run_rig(det, face, cut_items(photos[held], held, a.seed))}
+            rows = read_fold(det, face, photos, held, a.seed)
             with open(os.path.join(a.work, f'fold-{held}.json'), 'w') as f:
                 json.dump(rows, f)
             log(f'fold {held} read again: {time.time() - t1:.0f} s')
@@ -394,9 +400,7 @@ def main():
         else:
             det = detector(keep, f'fold-{held}.pt')
             face = face_network(keep, crops, det, f'fold-{held}.pt')
-            folds[held] = run_rig(det, face, dict(photos)[held])
-            folds[held + '+tai'] = run_rig(det, face, dict(photos)['tai-studio'])
-            folds[held + '+cut'] = run_rig(det, face, cut_items(dict(photos)[held], held, a.seed))
+            folds.update(read_fold(det, face, dict(photos), held, a.seed))
             torch.save(dict(det=det.state_dict(), face=face.state_dict()), os.path.join(a.work, f'fold-{held}.pt'))
         with open(os.path.join(a.work, f'fold-{held}.json'), 'w') as f:
             json.dump({k: v for k, v in folds.items() if k.split('+')[0] in held.split('+')}, f)
