@@ -26,6 +26,7 @@ func TestAgreed(t *testing.T) {
 		{"the network reads it surely, the head under th.Look", probs(3, 0.9), probs(3, 0.9), 0.9},
 		{"the network reads it more surely than the head", probs(3, 0.7), probs(3, 0.95), 0.95},
 		{"the network leans the same way, unsurely", probs(3, 0.7), probs(3, 0.8), 0.5},
+		{"the network leans only 0.79", probs(3, 0.995), probs(3, 0.79), 0.5},
 		{"the network leans only 0.6", probs(3, 0.995), probs(3, 0.6), 0.5},
 		{"the network leans another way", probs(3, 0.99), probs(2, 0.9), 0.5},
 		{"a 1 is the network's", probs(1, 0.99), probs(1, 0.6), 0.6},
