@@ -72,14 +72,16 @@ verify-unit: build
 fuzz:
 	./scripts/fuzz.sh
 
-# --- The dice networks (dice/model): about five hours on 2 cores. Needs Debian's python3-torch,
+# --- The dice networks (dice/model): about six hours on 2 cores. Needs Debian's python3-torch,
 # python3-opencv, python3-onnx and blender, and the shared photo sets beside this clone.
 .PHONY: train
 train:
 	$(GO) run ./scripts/simframes -n 800 .cache/simframes
 	test -s .cache/scenes-1/boxes.csv -a -s .cache/scenes-2/boxes.csv || $(MAKE) scenes
+	test -s .cache/close-1/boxes.csv -a -s .cache/close-2/boxes.csv || $(MAKE) close-scenes
 	/usr/bin/python3 scripts/dicenet/train.py --shared ../shared/dice-photos --extra .cache/simframes \
-		--extra-det .cache/scenes-1 --extra-det .cache/scenes-2 --out dice/model --work .cache/dicenet
+		--extra-det .cache/scenes-1 --extra-det .cache/scenes-2 --extra-face .cache/close-1 \
+		--extra-face .cache/close-2 --out dice/model --work .cache/dicenet
 	/usr/bin/python3 scripts/dicenet/parity.py
 
 # Rendered scenes both networks train on (scripts/dicenet/scenes.py, Debian's blender), one seed per core:
@@ -90,8 +92,7 @@ scenes:
 	blender -b -P scripts/dicenet/scenes.py -- .cache/scenes-2 600 2 >.cache/scenes-2.log 2>&1; wait
 
 # Close scenes for the face network alone (scenes.py close: near, glossy, translucent and marbled
-# dice; train.py --extra-face), about 23 minutes. Measured on the three folds, not yet in the shipped
-# recipe (BENCHMARKS-dice.md).
+# dice; train.py --extra-face), about 23 minutes.
 .PHONY: close-scenes
 close-scenes:
 	blender -b -P scripts/dicenet/scenes.py -- .cache/close-1 550 3 close >.cache/close-1.log 2>&1 & \

@@ -63,16 +63,16 @@ func readLabels(t testing.TB, rig string) []labelled {
 // exactly, the most photos read with a die missed (values right, one too few: the companion,
 // which expects four dice, refuses those) and the most read with a wrong value. They sit a
 // little below what the built-in networks measure with model.json's thresholds (peak 0.5,
-// face 0.85, doubt 0.8, look 0.9), measured 2026-12-07: matteop65 52 of 80 exact, 2 with a die
-// missed, none wrong; nell-byler 31 of 48, 4 with a die missed, none wrong; tai-studio 0 of 4
-// (its one die, big and close, is taken for its pips). Re-measure them whenever dice/model
-// changes.
+// face 0.85, doubt 0.8, look 0.97, no spot rule), measured 2026-12-07: matteop65 49 of 80
+// exact, 1 with a die missed, none wrong; nell-byler 33 of 48, 1 with a die missed, none wrong;
+// tai-studio 0 of 4 (its one die, big and close, is taken for its pips). Re-measure them
+// whenever dice/model changes.
 var floors = map[string]struct {
 	exact           float64
 	missed, misread int
 }{
-	"matteop65":  {exact: 0.6, missed: 3},
-	"nell-byler": {exact: 0.6, missed: 5},
+	"matteop65":  {exact: 0.55, missed: 2},
+	"nell-byler": {exact: 0.6, missed: 2},
 	"tai-studio": {exact: 0, missed: 0},
 }
 

@@ -131,6 +131,7 @@ func TestBenchCuts(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := rep.Total
+	t.Logf("%d cuts: %d refused, %d read, %d misread", s.Cuts, s.Refused, s.Read, s.Misread)
 	// 11 dice × 12 cuts, less the 3 cuts from the right of the 4 at the left edge.
 	if s.Cuts != 129 || s.Refused+s.Read+s.Misread != s.Cuts {
 		t.Errorf("%d cuts: %d refused + %d read + %d misread; want 129 in all", s.Cuts, s.Refused, s.Read, s.Misread)

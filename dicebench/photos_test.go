@@ -68,7 +68,7 @@ func readSet(t testing.TB) string {
 	dir := t.TempDir()
 	labels := "file,values\n"
 	for _, f := range []struct{ file, values string }{
-		{"dice_13.jpg", "1 1"}, {"three_6.jpg", "3"}, {"five_4.jpg", "5"}, {"six_6.jpg", "6"}, {"five_12.jpg", "5 5"},
+		{"dice_18.jpg", "1 1"}, {"three_6.jpg", "3"}, {"five_4.jpg", "5"}, {"six_6.jpg", "6"}, {"five_12.jpg", "5 5"},
 	} {
 		b, err := os.ReadFile(filepath.Join(photoDir, "matteop65", f.file))
 		if err != nil {
