@@ -163,21 +163,49 @@ func (b *Background) KnownShare() float64 {
 	return float64(k) / float64(max(1, len(b.Known)))
 }
 
-// staticDrop returns the candidates that are not part of the rig, and the strongest peak of
-// those that were (0: none). A frame of another size than the background's keeps them all.
-func (b *Background) staticDrop(frame gocv.Mat, cands []cand) ([]cand, float64) {
+// staticDrop splits the candidates into those that are not part of the rig and those that are,
+// its spots. A frame of another size than the background's keeps them all.
+func (b *Background) staticDrop(frame gocv.Mat, cands []cand) (kept, spots []cand) {
 	if b == nil || frame.Cols() != b.Frame.X || frame.Rows() != b.Frame.Y {
-		return cands, 0
+		return cands, nil
 	}
-	out, dropped := cands[:0:0], 0.0
+	kept = cands[:0:0]
 	for _, k := range cands {
 		if b.static(frame, k) {
-			dropped = max(dropped, k.peak)
+			spots = append(spots, k)
 			continue
 		}
-		out = append(out, k)
+		kept = append(kept, k)
 	}
-	return out, dropped
+	return kept, spots
+}
+
+// hidFaces says whether a spot of the rig the background dropped may hide a misread: one at
+// least th.Peak sure that decide would not have passed over without a word (the network calls
+// it bare and reads no value of it at th.Doubt). Where the thresholds were set such a spot made
+// its frame unreadable, so they never judged that frame's other faces (BENCHMARKS-dice.md, a
+// background learnt in play); a spot the network calls bare changed nothing there.
+func (m *model) hidFaces(frame gocv.Mat, spots []cand, th thresholds) (bool, error) {
+	var strong []cand
+	for _, k := range spots {
+		if k.peak >= th.Peak {
+			strong = append(strong, k)
+		}
+	}
+	if len(strong) == 0 {
+		return false, nil
+	}
+	f, err := m.faceProbs(frame, strong, nil)
+	if err != nil {
+		return false, fmt.Errorf("read the rig's spots: %w", err)
+	}
+	defer f.Close()
+	for _, p := range f.net {
+		if p[0] < 0.5 || maxFace(p) >= th.Doubt {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // static says whether the spot of a candidate looks as it does on the background.

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -278,5 +279,59 @@ func BenchmarkBackgroundSpot(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		bg.static(img, k)
+	}
+}
+
+// TestHidFaces: a spot the background drops asks the look threshold of the frame's faces only
+// where it could have hidden a misread: a spot as strong as a die that the network reads as a
+// die, not one it calls bare, and not a weak one.
+func TestHidFaces(t *testing.T) {
+	r, err := NewReader(Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	boxes, files := readBoxes(t, "nell-byler")
+	img := readPhoto(t, files[0])
+	defer img.Close()
+	die := boxes[files[0]][0]
+	c := image.Pt((die.Min.X+die.Max.X)/2, (die.Min.Y+die.Max.Y)/2)
+	side := float64(die.Dx())
+	// A patch of bare tray as far from every die as the photo allows.
+	var bare image.Point
+	far := -1.0
+	for y := 60; y < img.Rows()-60; y += 20 {
+		for x := 60; x < img.Cols()-60; x += 20 {
+			near := 1e9
+			for _, b := range boxes[files[0]] {
+				bc := image.Pt((b.Min.X+b.Max.X)/2, (b.Min.Y+b.Max.Y)/2)
+				near = min(near, math.Hypot(float64(x-bc.X), float64(y-bc.Y)))
+			}
+			if near > far {
+				far, bare = near, image.Pt(x, y)
+			}
+		}
+	}
+	th := r.m.th
+	spot := func(p image.Point, peak float64) cand {
+		return cand{peak: peak, x: float64(p.X), y: float64(p.Y), side: side}
+	}
+	for _, tc := range []struct {
+		name  string
+		spots []cand
+		want  bool
+	}{
+		{"none", nil, false},
+		{"a die", []cand{spot(c, 0.9)}, true},
+		{"a die under the peak threshold", []cand{spot(c, th.Peak/2)}, false},
+		{"bare tray", []cand{spot(bare, 0.9)}, false},
+		{"bare tray and a die", []cand{spot(bare, 0.9), spot(c, 0.9)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := r.m.hidFaces(img, tc.spots, th)
+			if err != nil || got != tc.want {
+				t.Errorf("hidFaces = %v, %v; want %v", got, err, tc.want)
+			}
+		})
 	}
 }

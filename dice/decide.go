@@ -16,7 +16,7 @@ import (
 //
 // A peak at least th.Peak sure whose face leans to no value (its likeliest under th.Lean) is a
 // spot of the scene, a screw head or a stain, not a die: it is passed over, and the frame's
-// faces must then reach th.Look too, as with a spot the rig's background drops (Reader.Read):
+// faces must then reach th.Look too, as with a spot the rig's background drops (hidFaces):
 // where such a spot hid a frame's misread, the thresholds had no say over it.
 //
 // net, when not nil, holds the network's own probabilities where probs are the rig's head's

@@ -70,8 +70,9 @@
 // the background (a screw head, a stain, a printed pip on the tray), which would otherwise make
 // frames unreadable. A die on such a spot changes it, so it stays. Without a calibration,
 // LearnBackground has the reader make its background itself from the still scenes Settle
-// settles on. In a frame where such a spot as strong as a die was dropped, faces are read only
-// at the closer looks' threshold: the spots had hidden misreads from the thresholds' tuning.
+// settles on. In a frame where such a spot as strong as a die was dropped and the face network
+// does not call it bare, faces are read only at the closer looks' threshold: such spots made
+// frames unreadable where the thresholds were tuned, and so had hidden misreads from them.
 //
 // A Reader may be used from several goroutines (one network pass at a time); Close frees the
 // networks' C memory.

@@ -62,11 +62,13 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 		return Reading{Status: StatusUnreadable, Why: err.Error()}
 	}
 	cands = inTray(cands, r.o.Tray)
-	cands, dropped := r.bg.staticDrop(frame, cands)
+	cands, spots := r.bg.staticDrop(frame, cands)
 	th := r.m.th
-	if dropped >= th.Peak {
-		// A spot of the rig strong enough to be a die made every frame of it unreadable where
-		// the thresholds were set (BENCHMARKS-dice.md, the rig's background).
+	hid, err := r.m.hidFaces(frame, spots, th)
+	if err != nil {
+		return Reading{Status: StatusUnreadable, Why: err.Error()}
+	}
+	if hid {
 		th = th.afterSpot()
 	}
 	f, err := r.m.faceProbs(frame, cands, r.head)
