@@ -294,38 +294,34 @@ func TestHidFaces(t *testing.T) {
 	boxes, files := readBoxes(t, "nell-byler")
 	img := readPhoto(t, files[0])
 	defer img.Close()
-	die := boxes[files[0]][0]
-	c := image.Pt((die.Min.X+die.Max.X)/2, (die.Min.Y+die.Max.Y)/2)
-	side := float64(die.Dx())
-	// A patch of bare tray as far from every die as the photo allows.
-	var bare image.Point
-	far := -1.0
+	die := dieAt(boxes[files[0]][0])
+	// A patch of bare tray, die-sized, as far from every die as the photo allows.
+	bare, far := die, -1.0
 	for y := 60; y < img.Rows()-60; y += 20 {
 		for x := 60; x < img.Cols()-60; x += 20 {
-			near := 1e9
+			near := math.Inf(1)
 			for _, b := range boxes[files[0]] {
-				bc := image.Pt((b.Min.X+b.Max.X)/2, (b.Min.Y+b.Max.Y)/2)
-				near = min(near, math.Hypot(float64(x-bc.X), float64(y-bc.Y)))
+				d := dieAt(b)
+				near = min(near, math.Hypot(float64(x)-d.x, float64(y)-d.y))
 			}
 			if near > far {
-				far, bare = near, image.Pt(x, y)
+				far, bare.x, bare.y = near, float64(x), float64(y)
 			}
 		}
 	}
 	th := r.m.th
-	spot := func(p image.Point, peak float64) cand {
-		return cand{peak: peak, x: float64(p.X), y: float64(p.Y), side: side}
-	}
+	weak := die
+	weak.peak = th.Peak / 2
 	for _, tc := range []struct {
 		name  string
 		spots []cand
 		want  bool
 	}{
 		{"none", nil, false},
-		{"a die", []cand{spot(c, 0.9)}, true},
-		{"a die under the peak threshold", []cand{spot(c, th.Peak/2)}, false},
-		{"bare tray", []cand{spot(bare, 0.9)}, false},
-		{"bare tray and a die", []cand{spot(bare, 0.9), spot(c, 0.9)}, true},
+		{"a die", []cand{die}, true},
+		{"a die under the peak threshold", []cand{weak}, false},
+		{"bare tray", []cand{bare}, false},
+		{"bare tray and a die", []cand{bare, die}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := r.m.hidFaces(img, tc.spots, th)

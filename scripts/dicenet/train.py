@@ -214,10 +214,14 @@ CUT_WRONG = 0.005
 CROP_WRONG = 0.005
 
 
+def read_surely(r, face):
+    """Whether a crop set's die (run_crops' row) is read as a value at least face sure."""
+    return np.argmax(r['probs']) > 0 and max(r['probs'][1:]) >= face
+
+
 def crop_wrong(rows, face):
-    """The share of a crop set's dice read at least face sure with a wrong value (as report counts)."""
-    wrong = sum(int(np.argmax(r['probs'])) != r['value'] for r in rows
-                if np.argmax(r['probs']) > 0 and max(r['probs'][1:]) >= face)
+    """The share of a crop set's dice read at least face sure with a wrong value."""
+    wrong = sum(int(np.argmax(r['probs'])) != r['value'] for r in rows if read_surely(r, face))
     return wrong / max(1, len(rows))
 
 
@@ -448,8 +452,8 @@ def report(folds, th):
     for k, rows in folds.items():
         if k in common.CROPSETS:
             right = sum(int(np.argmax(r['probs'])) == r['value'] for r in rows)
-            sure = [r for r in rows if np.argmax(r['probs']) > 0 and max(r['probs'][1:]) >= th['face']]
-            table[k] = dict(dice=len(rows), right=right / len(rows), read=len(sure) / len(rows),
+            sure = sum(read_surely(r, th['face']) for r in rows)
+            table[k] = dict(dice=len(rows), right=right / len(rows), read=sure / len(rows),
                             wrong=crop_wrong(rows, th['face']))
         else:
             table[k] = score(rows, th)
