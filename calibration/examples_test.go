@@ -3,6 +3,7 @@ package calibration
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -132,6 +133,44 @@ func TestLearner(t *testing.T) {
 	l.Add(dice.Confirmation{Examples: ex[:1]}) // after Close: dropped, never blocks
 	if time.Since(start) > time.Second {
 		t.Error("Add after Close blocked")
+	}
+}
+
+// AddWait loses nothing when rolls come quicker than the Learner adapts: one die a roll, 40 rolls
+// at once, more than the queue holds while it adapts every AdaptEvery dice. After Close it adds
+// nothing and says so; with its context ended it adds nothing either.
+func TestLearnerAddWait(t *testing.T) {
+	r, err := dice.NewReader(dice.Opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ex := nellExamples(t, r, 29)
+	if len(ex) < 40 {
+		t.Fatalf("%d dice labelled, want 40", len(ex))
+	}
+	ex = ex[:40]
+	l := NewLearner(filepath.Join(t.TempDir(), LearntFile), nil, Learnt{Version: LearntVersion}, r,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctx := context.Background()
+	for i := range ex {
+		if err := l.AddWait(ctx, dice.Confirmation{Examples: ex[i : i+1]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := l.AddWait(ended, dice.Confirmation{Examples: ex[:1]}); !errors.Is(err, context.Canceled) {
+		t.Errorf("AddWait with its context ended: %v", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(l.Examples()); got != len(ex) {
+		t.Errorf("%d of %d dice kept", got, len(ex))
+	}
+	if err := l.AddWait(ctx, dice.Confirmation{Examples: ex[:1]}); !errors.Is(err, ErrClosed) {
+		t.Errorf("AddWait after Close: %v", err)
 	}
 }
 

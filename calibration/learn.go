@@ -1,6 +1,9 @@
 package calibration
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -30,7 +33,10 @@ type Learner struct {
 	r    *dice.Reader
 	log  *slog.Logger
 
-	mu     sync.Mutex     // guards the fields below, and sending on jobs
+	// sending is held to read while a job is sent on jobs, to write while jobs is closed: AddWait
+	// may wait on a full queue without holding mu, which the worker needs.
+	sending sync.RWMutex
+	mu      sync.Mutex // guards the fields below
 	base   []dice.Example // the profile's: calibration's rolls (dropped when the rig changed)
 	store  Learnt
 	since  int      // dice learnt since the last adaptation
@@ -55,9 +61,9 @@ func NewLearner(path string, base []dice.Example, store Learnt, r *dice.Reader, 
 // Add queues what one roll the players played teaches. It never blocks the game: when the
 // queue is full (the SD card stalls) it is dropped and that is logged; after Close too.
 func (l *Learner) Add(c dice.Confirmation) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed || len(c.Examples) == 0 && c.HeadRead == 0 {
+	l.sending.RLock()
+	defer l.sending.RUnlock()
+	if l.isClosed() || len(c.Examples) == 0 && c.HeadRead == 0 {
 		return
 	}
 	select {
@@ -65,6 +71,38 @@ func (l *Learner) Add(c dice.Confirmation) {
 	default:
 		l.log.Warn("dice learnt in play dropped: the store is busy", "dice", len(c.Examples))
 	}
+}
+
+// ErrClosed is AddWait's error after Close.
+var ErrClosed = errors.New("the learner is closed")
+
+// AddWait is Add waiting while the queue is full, for players quicker than any at a table (the
+// simulated table's automatic ones): nothing is dropped, and the game waits on the learner. It
+// returns ctx's error when ctx ends first, and ErrClosed after Close.
+func (l *Learner) AddWait(ctx context.Context, c dice.Confirmation) error {
+	l.sending.RLock()
+	defer l.sending.RUnlock()
+	if l.isClosed() {
+		return ErrClosed
+	}
+	if len(c.Examples) == 0 && c.HeadRead == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dice learnt in play not queued: %w", err)
+	}
+	select {
+	case l.jobs <- c:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("dice learnt in play not queued: %w", ctx.Err())
+	}
+}
+
+func (l *Learner) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
 }
 
 // Examples returns a copy of the examples learnt in play.
@@ -77,11 +115,14 @@ func (l *Learner) Examples() []dice.Example {
 // Close saves what was queued and stops the Learner. It returns the last write's error.
 func (l *Learner) Close() error {
 	l.mu.Lock()
-	if !l.closed {
-		l.closed = true
-		close(l.jobs)
-	}
+	first := !l.closed
+	l.closed = true
 	l.mu.Unlock()
+	if first {
+		l.sending.Lock() // no sender is left: the ones holding it see closed
+		close(l.jobs)
+		l.sending.Unlock()
+	}
 	<-l.done
 	l.mu.Lock()
 	defer l.mu.Unlock()

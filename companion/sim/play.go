@@ -99,8 +99,10 @@ func tableReader(t *Table) (*companion.CameraReader, *dice.Reader, func(), error
 	return companion.NewCameraReader(src, r), r, func() { src.Close(); r.Close() }, nil
 }
 
-// learningReader is DefaultReader learning the table's dice, its store in dir.
-func learningReader(dir string, log *slog.Logger) func(t *Table) (companion.DiceReader, func(), error) {
+// learningReader is DefaultReader learning the table's dice, its store in dir. The automatic
+// players roll at once, so the game waits for the learner when its queue is full, as players who
+// take seconds a roll would never notice: nothing is dropped unlearnt.
+func learningReader(ctx context.Context, dir string, log *slog.Logger) func(t *Table) (companion.DiceReader, func(), error) {
 	return func(t *Table) (companion.DiceReader, func(), error) {
 		path := filepath.Join(dir, calibration.LearntFile)
 		store, err := calibration.LoadLearnt(path)
@@ -120,7 +122,11 @@ func learningReader(dir string, log *slog.Logger) func(t *Table) (companion.Dice
 			return nil, nil, err
 		}
 		l := calibration.NewLearner(path, nil, store, r, log)
-		cr.Learn = l.Add
+		cr.Learn = func(c dice.Confirmation) {
+			if err := l.AddWait(ctx, c); err != nil {
+				log.Warn("dice learnt in play dropped", "err", err)
+			}
+		}
 		return cr, func() { l.Close(); stop() }, nil
 	}
 }
@@ -158,7 +164,7 @@ func Play(ctx context.Context, cfg Config) (Summary, error) {
 	switch {
 	case newReader != nil:
 	case cfg.Learn:
-		newReader = learningReader(cfg.StateDir, log)
+		newReader = learningReader(ctx, cfg.StateDir, log)
 	default:
 		newReader = DefaultReader
 	}
