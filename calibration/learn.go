@@ -36,14 +36,14 @@ type Learner struct {
 	// sending is held to read while a job is sent on jobs, to write while jobs is closed: AddWait
 	// may wait on a full queue without holding mu, which the worker needs.
 	sending sync.RWMutex
-	mu      sync.Mutex // guards the fields below
-	base   []dice.Example // the profile's: calibration's rolls (dropped when the rig changed)
-	store  Learnt
-	since  int      // dice learnt since the last adaptation
-	dirty  bool     // store not yet written (or its last write failed)
-	err    error    // the last write's error
-	watch  [][2]int // the last rolls' head reads and misreads
-	closed bool
+	mu      sync.Mutex     // guards the fields below
+	base    []dice.Example // the profile's: calibration's rolls (dropped when the rig changed)
+	store   Learnt
+	since   int      // dice learnt since the last adaptation
+	dirty   bool     // store not yet written (or its last write failed)
+	err     error    // the last write's error
+	watch   [][2]int // the last rolls' head reads and misreads
+	closed  bool
 
 	jobs chan dice.Confirmation
 	done chan struct{}

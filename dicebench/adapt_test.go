@@ -33,7 +33,19 @@ func TestBenchAdapt(t *testing.T) {
 			t.Errorf("%s taught the reader and was scored", f)
 		}
 	}
-	t.Logf("%d photos: %d exact, %d misread (general: %d of %d, %d); %s", s.Photos, s.Exact, s.Misread, p.Exact, p.Photos, p.Misread, a.Adaptation.Why)
+	// Untaught: the general reader on the same photos reads them as the plain bench did.
+	exact := 0
+	for _, f := range byName(mustLabels(t, dir)) {
+		if !slices.Contains(a.Photos, f.file) && len(f.values) <= 6 && !slices.Contains(p.Failed, f.file) {
+			exact++
+		}
+	}
+	if u := a.Untaught; u.Photos != s.Photos || u.Exact != exact || u.Misread > p.Misread {
+		t.Errorf("untaught on the %d photos scored: %d photos, %d exact, %d misread; the plain bench read %d of them exactly",
+			s.Photos, u.Photos, u.Exact, u.Misread, exact)
+	}
+	t.Logf("%d photos: %d exact, %d misread (untaught: %d, %d; all photos: %d of %d, %d); %s", s.Photos, s.Exact, s.Misread,
+		a.Untaught.Exact, a.Untaught.Misread, p.Exact, p.Photos, p.Misread, a.Adaptation.Why)
 	if s.Misread > p.Misread { // the general network's own: a 3 under a glare (dice.TestReadPhotos)
 		t.Errorf("adapted, %d photos misread (general: %d): %v", s.Misread, p.Misread, s.MisreadPhotos)
 	}
@@ -43,6 +55,15 @@ func TestBenchAdapt(t *testing.T) {
 	if _, err := Bench(context.Background(), []string{dir}, r, BenchOpts{Adapt: -1}); err == nil {
 		t.Error("Adapt -1 accepted")
 	}
+}
+
+func mustLabels(t *testing.T, dir string) []labelled {
+	t.Helper()
+	photos, err := loadLabels(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return photos
 }
 
 // With LearnBackground the reader learns each folder's background from the scenes it settles

@@ -37,7 +37,8 @@ type BenchOpts struct {
 	// Adapt, when above 0, adapts the reader to each folder on its first Adapt photos by name
 	// (of those with at most MaxDice dice, as the rolls of a game), their labels standing in for
 	// the players' confirmations, makes the rig's background from them (dice.Background) unless
-	// NoBackground, and measures the rest.
+	// NoBackground, and measures the rest, and the general reader on the rest beside it
+	// (AdaptInfo.Untaught).
 	Adapt        int
 	NoBackground bool
 	// LearnBackground (with Settle) has the reader learn each folder's background from the
@@ -138,12 +139,22 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 		if err != nil {
 			return rep, err
 		}
+		name := filepath.Base(filepath.Clean(dir))
+		if o.MaxDice > 0 {
+			name = fmt.Sprintf("%s<=%d", name, o.MaxDice)
+		}
 		var adapted *AdaptInfo
 		if o.Adapt > 0 {
-			rest, info, err := adaptTo(ctx, dir, photos, r, o, vary)
+			teach, rest := splitAdapt(photos, o)
+			before, err := untaught(ctx, dir, name, rest, r, o, vary)
 			if err != nil {
 				return rep, err
 			}
+			info, err := adaptTo(ctx, dir, teach, r, o, vary)
+			if err != nil {
+				return rep, err
+			}
+			info.Untaught = before
 			photos, adapted = rest, &info
 		}
 		if o.LearnBackground { // each folder a rig of its own, its rolls in the order taken
@@ -155,11 +166,8 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 			}
 			photos = byName(photos)
 		}
-		name := filepath.Base(filepath.Clean(dir))
-		set, over := BenchSet{Name: name, Adapted: adapted}, BenchSet{Name: fmt.Sprintf("%s>%d", name, o.MaxDice)}
-		if o.MaxDice > 0 {
-			set.Name = fmt.Sprintf("%s<=%d", name, o.MaxDice)
-		}
+		set := BenchSet{Name: name, Adapted: adapted}
+		over := BenchSet{Name: fmt.Sprintf("%s>%d", filepath.Base(filepath.Clean(dir)), o.MaxDice)}
 		for _, p := range photos {
 			if err := ctx.Err(); err != nil {
 				return rep, err

@@ -290,6 +290,9 @@ func printBench(w io.Writer, rep dicebench.BenchReport) {
 			}
 			fmt.Fprintf(w, "%s: learnt %d dice from its first %d photos in %.0f ms; reads with the %s: %s; background from %d photos\n",
 				s.Name, a.Learnt, len(a.Photos), a.MS, use, a.Adaptation.Why, a.Background)
+			u := a.Untaught
+			fmt.Fprintf(w, "%s: untaught, the same %d photos: %.1f%% exact, %d misread, %d incomplete\n",
+				s.Name, u.Photos, u.ExactPct(), u.Misread, u.Incomplete)
 		}
 	}
 	fmt.Fprintf(w, "%-18s %6s %7s %6s %7s %7s %6s %6s %8s %8s %12s\n", "set", "photos", "exact%", "dice", "dice%", "misread", "incompl", "unread", "med ms", "p95 ms", "boxes found")

@@ -245,7 +245,8 @@ func TestDiceBenchSettle(t *testing.T) {
 	}
 	nell := filepath.Join("..", "..", "dice", "testdata", "photos", "nell-byler")
 	out, err = calibrateCLI(t, "", "dice", "bench", nell, "--max-dice", "6", "--adapt", "10")
-	if err != nil || !strings.Contains(out, "nell-byler<=6: learnt ") || !strings.Contains(out, "from its first 10 photos") || !strings.Contains(out, "background from 10 photos") {
+	if err != nil || !strings.Contains(out, "nell-byler<=6: learnt ") || !strings.Contains(out, "from its first 10 photos") || !strings.Contains(out, "background from 10 photos") ||
+		!strings.Contains(out, "nell-byler<=6: untaught, the same ") {
 		t.Errorf("dice bench --adapt 10: %v\n%s", err, out)
 	}
 	out, err = calibrateCLI(t, "", "dice", "bench", nell, "--max-dice", "6", "--adapt", "10", "--no-background")
