@@ -139,9 +139,10 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 		if err != nil {
 			return rep, err
 		}
-		name := filepath.Base(filepath.Clean(dir))
+		base := filepath.Base(filepath.Clean(dir))
+		name := base
 		if o.MaxDice > 0 {
-			name = fmt.Sprintf("%s<=%d", name, o.MaxDice)
+			name = fmt.Sprintf("%s<=%d", base, o.MaxDice)
 		}
 		var adapted *AdaptInfo
 		if o.Adapt > 0 {
@@ -167,7 +168,7 @@ func Bench(ctx context.Context, dirs []string, r *dice.Reader, o BenchOpts) (Ben
 			photos = byName(photos)
 		}
 		set := BenchSet{Name: name, Adapted: adapted}
-		over := BenchSet{Name: fmt.Sprintf("%s>%d", filepath.Base(filepath.Clean(dir)), o.MaxDice)}
+		over := BenchSet{Name: fmt.Sprintf("%s>%d", base, o.MaxDice)}
 		for _, p := range photos {
 			if err := ctx.Err(); err != nil {
 				return rep, err
