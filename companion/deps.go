@@ -69,6 +69,11 @@ type DiceResult struct {
 	Values []int // the values read, in any order
 	Status ReadStatus
 	Why    string // for a status other than Read: what was wrong
+	// Guess is every die found: the values read, then the last Unsure of them the values the
+	// reader leaned to for dice it could not read surely. The players' correction starts from
+	// it, those dice marked; it is never played unless they confirm it.
+	Guess  []int
+	Unsure int
 }
 
 // Deps are the companion's devices. Dice may be nil: the players then enter

@@ -59,7 +59,7 @@ func (c *Companion) readValues(ctx context.Context, want int) ([]int, error) {
 	c.fromCamera = false
 	for {
 		if c.deps.Dice == nil {
-			return c.enterDice(ctx, nil, want)
+			return c.enterDice(ctx, nil, 0, want)
 		}
 		c.show(display.Screen{Kind: display.KindStatus, Status: display.StatusReading})
 		res, err := c.read(ctx, want)
@@ -75,7 +75,7 @@ func (c *Companion) readValues(ctx context.Context, want int) ([]int, error) {
 					return nil, err
 				}
 			}
-			return c.enterDice(ctx, nil, want)
+			return c.enterDice(ctx, nil, 0, want)
 		}
 		c.camFails = 0
 		c.fromCamera = true
@@ -101,7 +101,7 @@ func (c *Companion) readValues(ctx context.Context, want int) ([]int, error) {
 		}
 		switch {
 		case ev.Long:
-			return c.enterDice(ctx, res.Values, want)
+			return c.enterDice(ctx, res.Guess, res.Unsure, want)
 		case ev.Button != hw.OK:
 			return nil, errBack
 		}
@@ -152,20 +152,27 @@ func (c *Companion) confirm(d engine.Dice) {
 	l.Confirm(d[:])
 }
 
-// enterDice lets the players set want dice with the buttons: Prev/Next change
-// the highlighted die, OK moves on (and confirms after the last), STOP goes
-// back a die, a long press cancels.
-func (c *Companion) enterDice(ctx context.Context, start []int, want int) ([]int, error) {
+// enterDice lets the players set want dice with the buttons, starting from
+// start (dice past it at 1), whose last unsure values are the reader's guesses:
+// those are marked until changed, and the first is highlighted first.
+// Prev/Next change the highlighted die, OK moves on (and confirms after the
+// last), STOP goes back a die, a long press cancels.
+func (c *Companion) enterDice(ctx context.Context, start []int, unsure, want int) ([]int, error) {
 	var d engine.Dice
+	var marked [4]bool
 	for i := 0; i < want; i++ {
 		d[i] = 1
 		if i < len(start) && start[i] >= 1 && start[i] <= 6 {
 			d[i] = start[i]
+			marked[i] = i >= len(start)-unsure
 		}
 	}
 	sel := 0
+	if first := len(start) - unsure; unsure > 0 && first < want {
+		sel = first
+	}
 	for {
-		c.show(display.Screen{Kind: display.KindCorrect, Player: c.mover(), Dice: d, Selected: sel})
+		c.show(display.Screen{Kind: display.KindCorrect, Player: c.mover(), Dice: d, Unsure: marked, Selected: sel})
 		ev, err := c.next(ctx)
 		if err != nil {
 			return nil, err
@@ -189,9 +196,9 @@ func (c *Companion) enterDice(ctx context.Context, start []int, want int) ([]int
 			}
 		case sel == 4:
 		case ev.Button == hw.Next:
-			d[sel] = d[sel]%6 + 1
+			d[sel], marked[sel] = d[sel]%6+1, false
 		case ev.Button == hw.Prev:
-			d[sel] = (d[sel]+4)%6 + 1
+			d[sel], marked[sel] = (d[sel]+4)%6+1, false
 		}
 	}
 }

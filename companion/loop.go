@@ -115,7 +115,7 @@ func (c *Companion) decide(ctx context.Context, d engine.Dice) error {
 			return c.record(Action{Op: OpBust, Dice: d})
 		case ev.Button == hw.Stop && an.Bust():
 			// A bust is often a misread: the dice are on the screen, and STOP corrects them.
-			v, err := c.enterDice(ctx, d[:], 4)
+			v, err := c.enterDice(ctx, d[:], 0, 4)
 			if err == errBack {
 				continue
 			}

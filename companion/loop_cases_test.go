@@ -158,6 +158,43 @@ func TestBadReadingRetried(t *testing.T) {
 	play(t, t.TempDir(), dice, Options{}, script...)
 }
 
+// TestUnreadCorrectedFromGuess: an unread roll, corrected with a long press,
+// starts from the reader's guesses for the dice it could not read, marked, on
+// the first of them; the players change one guess and keep the other.
+func TestUnreadCorrectedFromGuess(t *testing.T) {
+	dice := &fakeDice{queue: []fakeRead{{res: DiceResult{Values: []int{2, 5}, Status: Unreadable,
+		Why: "2 of 4 dice not read surely", Guess: []int{2, 5, 3, 6}, Unsure: 2}}}}
+	screen := func(d engine.Dice, unsure [4]bool, sel int) func(display.Screen) error {
+		return func(s display.Screen) error {
+			if s.Dice != d || s.Unsure != unsure || s.Selected != sel {
+				return fmt.Errorf("correcting %v (unsure %v) at %d, want %v (%v) at %d", s.Dice, s.Unsure, s.Selected, d, unsure, sel)
+			}
+			return nil
+		}
+	}
+	script := concat(startGame, seq(
+		nameFirst(0, 2),
+		press(display.KindTurn, ok),
+		step{kind: display.KindDice, press: func(display.Screen) []hw.Event { return []hw.Event{long(hw.OK)} }},
+		step{kind: display.KindCorrect, press: func(display.Screen) []hw.Event { return []hw.Event{short(hw.Next)} },
+			check: screen(engine.Dice{2, 5, 3, 6}, [4]bool{2: true, 3: true}, 2)},
+		step{kind: display.KindCorrect, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: screen(engine.Dice{2, 5, 4, 6}, [4]bool{3: true}, 2)}, // changed: no longer a guess
+		press(display.KindCorrect, ok), // keeps the 6
+		step{kind: display.KindCorrect, press: func(display.Screen) []hw.Event { return []hw.Event{ok} },
+			check: screen(engine.Dice{2, 5, 4, 6}, [4]bool{3: true}, 4)},
+		step{kind: display.KindChoices, press: choose(7, 10).press, check: checkDice(engine.Dice{2, 5, 4, 6})},
+		press(display.KindMove, short(hw.Next)),
+	))
+	c, _ := play(t, t.TempDir(), dice, Options{}, script...)
+	if a := lastOp(c); a.Op != OpMove || a.Dice != (engine.Dice{2, 5, 4, 6}) {
+		t.Fatalf("last action %+v, want the corrected roll played", a)
+	}
+	if want := [][]int{{2, 5, 4, 6}}; !slices.EqualFunc(dice.confirmed, want, slices.Equal) {
+		t.Errorf("confirmed %v, want %v", dice.confirmed, want)
+	}
+}
+
 // TestNoStopOnOccupied: under no_stop_on_occupied, STOP on an opponent's
 // piece is refused and the refusal is shown with its column and player.
 func TestNoStopOnOccupied(t *testing.T) {

@@ -51,7 +51,7 @@ func (c *Companion) menu(ctx context.Context, dice *engine.Dice) (*engine.Dice, 
 				if dice != nil {
 					start = dice[:]
 				}
-				v, err := c.enterDice(ctx, start, 4)
+				v, err := c.enterDice(ctx, start, 0, 4)
 				if err == errBack {
 					continue
 				}

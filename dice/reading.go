@@ -58,6 +58,19 @@ type Die struct {
 	netSure bool
 }
 
+// Leaning is the die's value, or for a die not read surely the value the face network leaned
+// to (0 without probabilities): where the players' correction of the die starts. It is never
+// a reading: the die stays unread until the players say its value.
+func (d Die) Leaning() int {
+	switch {
+	case d.Value > 0:
+		return d.Value
+	case d.Probs == [7]float64{}:
+		return 0
+	}
+	return topValue(d.Probs)
+}
+
 // Reading is the result of reading one frame.
 type Reading struct {
 	Status Status `json:"status"`

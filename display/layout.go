@@ -119,11 +119,15 @@ func compose(s Screen, t tr) (content, error) {
 		}
 	case KindCorrect:
 		c.title = t.f(mTCorrect)
-		p := para{text: diceText(s.Dice), big: true, center: true}
+		text, at := correctText(s.Dice, s.Unsure)
+		p := para{text: text, big: true, center: true}
 		if s.Selected >= 0 && s.Selected < 4 {
-			p.mark = 2*s.Selected + 1
+			p.mark = at[s.Selected]
 		}
 		c.add(p)
+		if s.Unsure != [4]bool{} {
+			c.add(para{text: t.f(mCorrectUnsure), optional: true})
+		}
 		c.add(para{text: t.f(mCorrectHint), item: true})
 		c.add(para{text: t.f(mCorrectDone), item: true, sel: s.Selected == 4})
 	case KindStatus:
@@ -344,6 +348,24 @@ func stepText(st engine.Step, t tr) string {
 
 func diceText(d engine.Dice) string {
 	return fmt.Sprintf("%d %d %d %d", d[0], d[1], d[2], d[3])
+}
+
+// correctText is the dice being corrected, a "?" after each unsure one ("1 5 4? 6"), and the
+// 1-based rune index of each die's digit (para.mark).
+func correctText(d engine.Dice, unsure [4]bool) (string, [4]int) {
+	var b strings.Builder
+	var at [4]int
+	for i, v := range d {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		at[i] = b.Len() + 1
+		b.WriteString(strconv.Itoa(v))
+		if unsure[i] {
+			b.WriteByte('?')
+		}
+	}
+	return b.String(), at
 }
 
 // readValues lists the values of a partial reading, zeros (no die) left out: "5 5 2".

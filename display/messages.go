@@ -87,6 +87,7 @@ const (
 	mMBack
 	mCorrectHint
 	mCorrectDone
+	mCorrectUnsure
 
 	mSTError // status titles, in Status order
 	mSTCamera

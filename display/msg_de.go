@@ -74,8 +74,9 @@ var de = [numMsgs]string{
 
 	mMCorrect: "Würfel korrigieren", mMUndo: "Rückgängig", mMRules: "Warum nicht?",
 	mMOdds: "Risiko zu scheitern", mMNewGame: "Neues Spiel", mMCalibrate: "Kamera kalibrieren", mMBack: "Zurück",
-	mCorrectHint: "◀▶ Wert, OK weiter",
-	mCorrectDone: "Diese Würfel nehmen",
+	mCorrectHint:   "◀▶ Wert, OK weiter",
+	mCorrectDone:   "Diese Würfel nehmen",
+	mCorrectUnsure: "? nicht sicher erkannt: prüfen",
 
 	mSTError: "Fehler", mSBError: "Etwas ist schiefgegangen.",
 	mSTCamera: "Keine Kamera", mSBCamera: "Würfel mit den Tasten eingeben.",

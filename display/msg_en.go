@@ -70,8 +70,9 @@ var en = [numMsgs]string{
 
 	mMCorrect: "Correct the dice", mMUndo: "Undo", mMRules: "Why not? (rules)",
 	mMOdds: "Chance to bust", mMNewGame: "New game", mMCalibrate: "Calibrate camera", mMBack: "Back",
-	mCorrectHint: "◀▶ value, OK next",
-	mCorrectDone: "Use these dice",
+	mCorrectHint:   "◀▶ value, OK next",
+	mCorrectDone:   "Use these dice",
+	mCorrectUnsure: "? not read surely: check it",
 
 	mSTError: "Error", mSBError: "Something went wrong.",
 	mSTCamera: "No camera", mSBCamera: "Enter the dice with the buttons.",

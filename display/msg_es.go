@@ -72,8 +72,9 @@ var es = [numMsgs]string{
 
 	mMCorrect: "Corregir los dados", mMUndo: "Deshacer", mMRules: "¿Por qué no?",
 	mMOdds: "Riesgo de perder", mMNewGame: "Nueva partida", mMCalibrate: "Calibrar la cámara", mMBack: "Volver",
-	mCorrectHint: "◀▶ valor, OK sigue",
-	mCorrectDone: "Usar estos dados",
+	mCorrectHint:   "◀▶ valor, OK sigue",
+	mCorrectDone:   "Usar estos dados",
+	mCorrectUnsure: "? leído sin certeza: compruébalo",
 
 	mSTError: "Error", mSBError: "Algo ha fallado.",
 	mSTCamera: "Sin cámara", mSBCamera: "Introduce los dados con los botones.",

@@ -71,8 +71,9 @@ var fr = [numMsgs]string{
 
 	mMCorrect: "Corriger les dés", mMUndo: "Annuler", mMRules: "Règles : pourquoi ?",
 	mMOdds: "Risque d'arrêt forcé", mMNewGame: "Nouvelle partie", mMCalibrate: "Calibrer la caméra", mMBack: "Retour",
-	mCorrectHint: "◀▶ valeur, OK suite",
-	mCorrectDone: "Valider ces dés",
+	mCorrectHint:   "◀▶ valeur, OK suite",
+	mCorrectDone:   "Valider ces dés",
+	mCorrectUnsure: "? lu sans certitude : vérifiez",
 
 	mSTError: "Erreur", mSBError: "Un problème est survenu.",
 	mSTCamera: "Pas de caméra", mSBCamera: "Entrez les dés avec les boutons.",

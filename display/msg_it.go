@@ -71,8 +71,9 @@ var it = [numMsgs]string{
 
 	mMCorrect: "Correggi i dadi", mMUndo: "Annulla", mMRules: "Perché no? (regole)",
 	mMOdds: "Rischio di saltare", mMNewGame: "Nuova partita", mMCalibrate: "Calibra la camera", mMBack: "Indietro",
-	mCorrectHint: "◀▶ valore, OK avanti",
-	mCorrectDone: "Usa questi dadi",
+	mCorrectHint:   "◀▶ valore, OK avanti",
+	mCorrectDone:   "Usa questi dadi",
+	mCorrectUnsure: "? letto senza certezza: controlla",
 
 	mSTError: "Errore", mSBError: "Qualcosa è andato storto.",
 	mSTCamera: "Nessuna fotocamera", mSBCamera: "Inserisci i dadi con i pulsanti.",

@@ -71,8 +71,9 @@ var nl = [numMsgs]string{
 
 	mMCorrect: "Worp verbeteren", mMUndo: "Ongedaan maken", mMRules: "Waarom niet?",
 	mMOdds: "Kans op opgeblazen", mMNewGame: "Nieuw spel", mMCalibrate: "Camera kalibreren", mMBack: "Terug",
-	mCorrectHint: "◀▶ waarde, OK verder",
-	mCorrectDone: "Deze worp gebruiken",
+	mCorrectHint:   "◀▶ waarde, OK verder",
+	mCorrectDone:   "Deze worp gebruiken",
+	mCorrectUnsure: "? niet zeker gelezen: controleer",
 
 	mSTError: "Fout", mSBError: "Er ging iets mis.",
 	mSTCamera: "Geen camera", mSBCamera: "Voer de worp in met de knoppen.",

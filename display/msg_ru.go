@@ -73,8 +73,9 @@ var ru = [numMsgs]string{
 
 	mMCorrect: "Исправить кубики", mMUndo: "Отменить", mMRules: "Почему нет?",
 	mMOdds: "Риск неудачи", mMNewGame: "Новая игра", mMCalibrate: "Калибровка камеры", mMBack: "Назад",
-	mCorrectHint: "◀▶ число, OK далее",
-	mCorrectDone: "Принять кубики",
+	mCorrectHint:   "◀▶ число, OK далее",
+	mCorrectDone:   "Принять кубики",
+	mCorrectUnsure: "? прочитан неуверенно: проверьте",
 
 	mSTError: "Ошибка", mSBError: "Что-то пошло не так.",
 	mSTCamera: "Нет камеры", mSBCamera: "Вводите кубики кнопками.",

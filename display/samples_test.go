@@ -119,6 +119,8 @@ func samples() []sample {
 		{"menu-end", Screen{Kind: KindMenu, Players: ps, Menu: menu, Selected: 5}},
 		{"correct", Screen{Kind: KindCorrect, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Selected: 2}},
 		{"correct-done", Screen{Kind: KindCorrect, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Selected: 4}},
+		// The reader read 1 and 5, and leaned to 4 and 6 for the other two: the first is edited.
+		{"correct-unsure", Screen{Kind: KindCorrect, Players: ps, Dice: engine.Dice{1, 5, 4, 6}, Unsure: [4]bool{2: true, 3: true}, Selected: 2}},
 		{"status", Screen{Kind: KindStatus, Status: StatusError, Detail: "open /dev/video0: no such file or directory"}},
 		{"status-camera", Screen{Kind: KindStatus, Status: StatusCameraMissing}},
 		{"status-reading", Screen{Kind: KindStatus, Status: StatusReading}},

@@ -68,7 +68,8 @@ type Screen struct {
 	RunnersLeft int
 
 	Dice     engine.Dice
-	DiceRead bool // KindDice: false = unreadable, re-roll or correct
+	DiceRead bool    // KindDice: false = unreadable, re-roll or correct
+	Unsure   [4]bool // KindCorrect: the dice whose values are the reader's guesses, marked "?"
 
 	Choices  []engine.Choice
 	Steps    []engine.Step // KindMove: the steps of the confirmed choice
