@@ -188,7 +188,7 @@ func Run(ctx context.Context, src camera.Source, p Prompter, o Options) (Result,
 	dd.Count = o.Dice
 	res.Looks = looks
 	p.Say(fmt.Sprintf("Dice %s, measured %.0f pixels wide.", join(rd.Values()), dd.SidePx))
-	if dd.Values, err = askValues(ctx, p, o.Dice, rd.Values()); err != nil {
+	if dd.Values, err = askValues(ctx, p, o.Dice, rd); err != nil {
 		return fail(err)
 	}
 	if len(rd.Dice) == len(dd.Values) { // every die boxed: the rest is the background
@@ -304,7 +304,7 @@ func learnRolls(ctx context.Context, src camera.Source, p Prompter, o Options, r
 			return nil, err
 		}
 		rd := r.Read(frame)
-		vals, err := askValues(ctx, p, o.Dice, rd.Values())
+		vals, err := askValues(ctx, p, o.Dice, rd)
 		if err == nil && len(rd.Dice) == len(vals) {
 			_ = bgm.Add(frame, rd.Boxes()) // the size is the empty tray's: same camera
 		}
@@ -462,11 +462,17 @@ func askTray(ctx context.Context, p Prompter, t *Tray, view image.Image) error {
 // errBadValues: the person did not give the dice's values right, three times.
 var errBadValues = errors.New("no valid values given")
 
-func askValues(ctx context.Context, p Prompter, n int, read []int) ([]int, error) {
+func askValues(ctx context.Context, p Prompter, n int, rd dice.Reading) ([]int, error) {
+	read := rd.Values()
 	def := join(read)
+	guess, _ := rd.Guess()
+	lean := padded(guess, n)
+	for i := range min(len(read), n) {
+		lean[i] = 0
+	}
 	for i := 0; ; i++ {
 		ans, err := p.Ask(ctx, Question{Kind: AskValues, Text: fmt.Sprintf("Are the dice %s? Enter if so, or type the %d values you see (q to stop)", def, n),
-			Def: def, Dice: padded(read, n)})
+			Def: def, Dice: padded(read, n), Lean: lean})
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -424,5 +425,31 @@ func TestRunEmptyTrayHoldsDice(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(res.Notes, "\n"), "empty tray still looked") {
 		t.Errorf("the empty tray, once empty, still noted: %q", res.Notes)
+	}
+}
+
+// asker answers every question with the same four values and keeps the questions.
+type asker struct{ asked []Question }
+
+func (a *asker) Ask(ctx context.Context, q Question) (string, error) {
+	a.asked = append(a.asked, q)
+	return "6 4 2 4", nil
+}
+func (a *asker) Say(string) {}
+
+// The dice to confirm carry, for each die not read, the value the reader leaned to: a display
+// starts the correction there.
+func TestAskValuesLean(t *testing.T) {
+	lean := func(v int) [7]float64 { var p [7]float64; p[v] = 0.6; return p }
+	rd := dice.Reading{Status: dice.StatusUnreadable, Dice: []dice.Die{
+		{Value: 6, Probs: lean(6)}, {Value: 0, Probs: lean(4)}, {Value: 2, Probs: lean(2)}, {Value: 0, Probs: lean(3)}}}
+	a := &asker{}
+	got, err := askValues(context.Background(), a, 4, rd)
+	if err != nil || !slices.Equal(got, []int{2, 4, 4, 6}) {
+		t.Fatalf("answered %v, %v", got, err)
+	}
+	q := a.asked[0]
+	if !slices.Equal(q.Dice, []int{2, 6, 0, 0}) || !slices.Equal(q.Lean, []int{0, 0, 3, 4}) {
+		t.Errorf("asked dice %v leaning %v, want [2 6 0 0] and [0 0 3 4]", q.Dice, q.Lean)
 	}
 }

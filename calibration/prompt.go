@@ -30,6 +30,9 @@ type Question struct {
 	Why string
 	// Dice are the values read (AskValues; 0 for a die not read), one per die in play.
 	Dice []int
+	// Lean holds, for each die of Dice not read, the value the reader leaned to (0 elsewhere,
+	// or none): a guess a display may start the correction from, marked, never a reading.
+	Lean []int
 	// Roll and Of count the rolls of AskLearn: roll Roll of Of.
 	Roll, Of int
 	// AskTray: the empty tray (the whole frame, shrunk), the frame's size and the tray found in

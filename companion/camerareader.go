@@ -3,7 +3,6 @@ package companion
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/cantstop/cantstop/camera"
@@ -64,7 +63,7 @@ func (c *CameraReader) Confirm(values []int) {
 // result maps the dice reader's reading to the loop's, judged against want dice.
 func result(rd dice.Reading, want int) DiceResult {
 	r := DiceResult{Values: rd.Values(), Why: rd.Why}
-	r.Guess, r.Unsure = guess(rd)
+	r.Guess, r.Unsure = rd.Guess()
 	switch {
 	case rd.Status == dice.StatusUnreadable:
 		r.Status = Unreadable
@@ -79,18 +78,4 @@ func result(rd dice.Reading, want int) DiceResult {
 		r.Status, r.Why = Read, ""
 	}
 	return r
-}
-
-// guess is every die of rd found: the values read, sorted, then the values the reader leaned to
-// for the dice it did not read surely, sorted, and how many of those there are.
-func guess(rd dice.Reading) ([]int, int) {
-	g := rd.Values()
-	var unsure []int
-	for _, d := range rd.Dice {
-		if v := d.Leaning(); d.Value == 0 && v > 0 {
-			unsure = append(unsure, v)
-		}
-	}
-	slices.Sort(unsure)
-	return append(g, unsure...), len(unsure)
 }

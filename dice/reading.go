@@ -100,6 +100,21 @@ func (r Reading) Values() []int {
 	return v
 }
 
+// Guess is every die found: the values read, sorted, then for the dice not read surely the
+// values the face network leaned to (Die.Leaning), sorted; unsure says how many of those there
+// are. Where the players' correction starts: a guess is never a reading.
+func (r Reading) Guess() (values []int, unsure int) {
+	values = r.Values()
+	var lean []int
+	for _, d := range r.Dice {
+		if v := d.Leaning(); d.Value == 0 && v > 0 {
+			lean = append(lean, v)
+		}
+	}
+	sort.Ints(lean)
+	return append(values, lean...), len(lean)
+}
+
 // unsure tells whether a die was found whose face was not read.
 func (r Reading) unsure() bool {
 	for _, d := range r.Dice {

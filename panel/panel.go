@@ -98,23 +98,28 @@ func (p *Panel) Ask(ctx context.Context, q calibration.Question) (string, error)
 }
 
 // values lets the person confirm the dice read or correct them: it starts on "use these dice"
-// when every die was read, else on the first die not read.
+// when every die was read, else on the first die not read, the dice not read at the values the
+// reader leaned to, marked "?".
 func (p *Panel) values(ctx context.Context, q calibration.Question) (string, error) {
 	n := len(q.Dice)
 	if n != len(engine.Dice{}) {
 		return "", fmt.Errorf("panel: %d dice to confirm: the display shows the game's %d (calibrate other counts with the keyboard)", n, len(engine.Dice{}))
 	}
 	var d engine.Dice
-	sel := len(d) // "use these dice"
+	var unsure [4]bool // dice set to the reader's guess, until changed
+	sel := len(d)      // "use these dice"
 	for i, v := range q.Dice {
 		d[i] = v
 		if v < 1 || v > 6 {
 			d[i] = 1
+			if i < len(q.Lean) && q.Lean[i] >= 1 && q.Lean[i] <= 6 {
+				d[i], unsure[i] = q.Lean[i], true
+			}
 			sel = min(sel, i)
 		}
 	}
 	for {
-		if err := p.r.Show(display.Screen{Kind: display.KindCorrect, Dice: d, Selected: sel}); err != nil {
+		if err := p.r.Show(display.Screen{Kind: display.KindCorrect, Dice: d, Unsure: unsure, Selected: sel}); err != nil {
 			return "", fmt.Errorf("panel: %w", err)
 		}
 		ev, err := p.b.Next(ctx)
@@ -141,9 +146,9 @@ func (p *Panel) values(ctx context.Context, q calibration.Question) (string, err
 			sel = max(0, sel-1)
 		case sel == len(d):
 		case ev.Button == hw.Next:
-			d[sel] = d[sel]%6 + 1
+			d[sel], unsure[sel] = d[sel]%6+1, false
 		case ev.Button == hw.Prev:
-			d[sel] = (d[sel]+4)%6 + 1
+			d[sel], unsure[sel] = (d[sel]+4)%6+1, false
 		}
 	}
 }

@@ -94,6 +94,9 @@ func TestAsk(t *testing.T) {
 		{"values corrected", calibration.Question{Kind: calibration.AskValues, Dice: four}, []hw.Event{stop, next, ok, ok}, "2 3 5 6", display.Status(-1), ""},
 		// The second die was not read: editing starts there; Prev from 1 wraps to 6.
 		{"values unread", calibration.Question{Kind: calibration.AskValues, Dice: []int{4, 0, 1, 6}}, []hw.Event{prev, ok, ok, ok, ok}, "4 6 1 6", display.Status(-1), ""},
+		// Dice not read start at the reader's guesses: OK keeps the 4, Next makes the 2 a 3.
+		{"values guessed", calibration.Question{Kind: calibration.AskValues, Dice: []int{3, 6, 0, 0}, Lean: []int{0, 0, 4, 2}},
+			[]hw.Event{ok, next, ok, ok}, "3 6 4 3", display.Status(-1), ""},
 		{"values, STOP at the first die stays", calibration.Question{Kind: calibration.AskValues, Dice: []int{0, 0, 0, 0}},
 			[]hw.Event{stop, next, ok, ok, ok, ok, ok}, "2 1 1 1", display.Status(-1), ""},
 		{"values, long quits", calibration.Question{Kind: calibration.AskValues, Dice: four}, []hw.Event{long}, "q", display.Status(-1), ""},
@@ -112,6 +115,12 @@ func TestAsk(t *testing.T) {
 		}
 		if tt.status < 0 && first.Kind != display.KindCorrect {
 			t.Errorf("%s: showed %v, want the dice to correct", tt.name, first.Kind)
+		}
+		// The guesses are marked until changed; editing starts on the first.
+		if tt.name == "values guessed" {
+			if first.Selected != 2 || first.Unsure != [4]bool{2: true, 3: true} || s.last().Unsure != [4]bool{2: true} {
+				t.Errorf("%s: first at %d marked %v, last marked %v", tt.name, first.Selected, first.Unsure, s.last().Unsure)
+			}
 		}
 	}
 }
