@@ -61,11 +61,16 @@ type BenchSet struct {
 	// Silent counts the misread photos read with as many dice as labelled. The companion
 	// expects its four dice (dice.Opts.Expect) and refuses a reading of another count, so
 	// only these would reach the players.
-	Silent     int     `json:"silent"`
-	Incomplete int     `json:"incomplete"`
-	Unreadable int     `json:"unreadable"` // photos with a status other than read
-	MedianMS   float64 `json:"median_ms"`
-	P95MS      float64 `json:"p95_ms"`
+	Silent     int `json:"silent"`
+	Incomplete int `json:"incomplete"`
+	Unreadable int `json:"unreadable"` // photos with a status other than read
+	// GuessRight counts the unread photos with every die found whose guess (dice.Reading.Guess:
+	// the values read, then the values the unread dice leaned to) is the roll, GuessOneOff those
+	// one die off: where the players' correction starts right, or one change away.
+	GuessRight  int     `json:"guess_right"`
+	GuessOneOff int     `json:"guess_one_off"`
+	MedianMS    float64 `json:"median_ms"`
+	P95MS       float64 `json:"p95_ms"`
 	// Confusion[true][read]: read 0 = found but unreadable, 7 = missed (not found); row 0 = extra dice.
 	// With boxes.csv dice are matched by position; otherwise the leftovers of the multisets are paired in order.
 	Confusion [7][8]int `json:"confusion"`
@@ -219,6 +224,14 @@ func (s *BenchSet) count(p labelled, rd dice.Reading) (exact bool) {
 	switch {
 	case rd.Status != dice.StatusRead:
 		s.Unreadable++
+		if g, _ := rd.Guess(); len(g) == len(p.values) {
+			switch intersect(p.values, g) {
+			case len(g):
+				s.GuessRight++
+			case len(g) - 1:
+				s.GuessOneOff++
+			}
+		}
 	case common < len(got):
 		s.Misread++
 		if len(got) == len(p.values) {
@@ -375,6 +388,8 @@ func (s *BenchSet) add(o BenchSet) {
 	s.Silent += o.Silent
 	s.Incomplete += o.Incomplete
 	s.Unreadable += o.Unreadable
+	s.GuessRight += o.GuessRight
+	s.GuessOneOff += o.GuessOneOff
 	s.Boxes += o.Boxes
 	s.BoxesHit += o.BoxesHit
 	s.FalseDice += o.FalseDice

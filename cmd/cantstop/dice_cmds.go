@@ -310,6 +310,8 @@ func printBench(w io.Writer, rep dicebench.BenchReport) {
 	fmt.Fprintln(w, "\nmisread: reported read with a wrong value; incompl: reported read, values right, dice missed;")
 	fmt.Fprintln(w, "unread: reported unreadable; boxes found: true dice found / labelled (+ false dice)")
 	fmt.Fprintf(w, "silent: %d of the %d misread photos have as many dice as labelled; a reader told the count (the companion's 4) refuses the others\n", rep.Total.Silent, rep.Total.Misread)
+	fmt.Fprintf(w, "guesses: of the %d unread photos, the dice read and the values the others leaned to are the roll in %d, one die off in %d (where the players' correction starts)\n",
+		rep.Total.Unreadable, rep.Total.GuessRight, rep.Total.GuessOneOff)
 	fmt.Fprintln(w, "\nconfusion (total): rows true value (0 = no such die), columns read value (0 = unreadable, 7 = missed)")
 	fmt.Fprintf(w, "%5s", "")
 	for j := 0; j < 8; j++ {
