@@ -25,6 +25,19 @@ const (
 	zoomSide   = 128
 )
 
+// A frame where no die is found is looked at again farther away: the whole frame in the middle
+// farBy of the detector's input (pipeline.FAR). A die close up, half the frame or more, is
+// bigger than any the detector learnt (at most 140 of its 320 px, 0.44 of the frame), and it
+// finds none, or only its pips; held out, tai-studio's close-ups (0.43-0.81 of the frame) are
+// found there (2 of 18 photos read, 14 with). Only peaks of at least farMinSide of the frame's
+// longer side count: smaller dice are the first look's, and those the far look found in its
+// stead were mostly parts of dice cut by the frame's edge, misread (6 more of matteop65's 11,390
+// cut photos).
+const (
+	farBy      = 0.5
+	farMinSide = 0.3
+)
+
 // cand is one detector peak: how sure, the die's centre and side, in frame pixels.
 type cand struct {
 	peak, x, y, side float64
@@ -180,6 +193,40 @@ func (m *model) closer(frame gocv.Mat, c cand) (k cand, ok bool, err error) {
 		}
 	}
 	return k, ok, nil
+}
+
+// farther runs the detector on the whole frame shrunk to farBy of its input, centred, and
+// returns its peaks of dice at least farMinSide of the frame, surest first (pipeline.farther).
+func (m *model) farther(frame gocv.Mat) ([]cand, error) {
+	z := farBy * detScale(frame, m.cfg)
+	sq, s, x0, y0 := zoomSquare(frame, float64(frame.Cols())/2, float64(frame.Rows())/2, z, m.cfg.DetSide, m.cfg)
+	defer sq.Close()
+	blob, err := detBlob(sq)
+	if err != nil {
+		return nil, fmt.Errorf("look farther: %w", err)
+	}
+	defer blob.Close()
+	m.det.SetInput(blob, "")
+	out := m.det.Forward("")
+	defer out.Close()
+	g := m.cfg.DetSide / m.cfg.Stride
+	if sz := out.Size(); len(sz) != 4 || sz[0] != 1 || sz[1] != 4 || sz[2] != g || sz[3] != g {
+		return nil, fmt.Errorf("look farther: detector output is %v, want [1 4 %d %d]", sz, g, g)
+	}
+	o, err := out.DataPtrFloat32()
+	if err != nil {
+		return nil, fmt.Errorf("look farther: %w", err)
+	}
+	least := farMinSide * float64(max(frame.Rows(), frame.Cols()))
+	var c []cand
+	for _, k := range peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak) {
+		if k.side >= least {
+			k.x += float64(x0)
+			k.y += float64(y0)
+			c = append(c, k)
+		}
+	}
+	return surest(c), nil
 }
 
 // withLooks returns the candidates followed by the closer looks at those from closerFrom to

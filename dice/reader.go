@@ -97,6 +97,24 @@ func (r *Reader) Read(frame gocv.Mat) Reading {
 			framed = all
 		}
 	}
+	if len(rd.Dice) == 0 {
+		// No die found: it may be too big for the detector, close up. Look farther away.
+		far, err := r.m.farther(frame)
+		if err != nil {
+			return Reading{Status: StatusUnreadable, Why: err.Error()}
+		}
+		far, _ = r.bg.staticDrop(frame, inTray(far, r.o.Tray))
+		if len(far) > 0 {
+			g, err := r.m.faceProbs(frame, far, r.head)
+			if err != nil {
+				return Reading{Status: StatusUnreadable, Why: err.Error()}
+			}
+			f.Close()
+			f = g
+			rd = decide(far, f.probs, f.net, th, r.o.Expect, nil, r.m.wideReader(frame, far))
+			framed = far
+		}
+	}
 	rd = atEdge(rd, framed, frame.Cols(), frame.Rows())
 	for i := range rd.Dice {
 		d := &rd.Dice[i]

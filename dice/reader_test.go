@@ -65,15 +65,15 @@ func readLabels(t testing.TB, rig string) []labelled {
 // little below what the built-in networks measure with model.json's thresholds (peak 0.5,
 // face 0.85, doubt 0.8, look 0.97, no spot rule), measured 2026-12-07: matteop65 49 of 80
 // exact, 1 with a die missed, none wrong; nell-byler 33 of 48, 1 with a die missed, none wrong;
-// tai-studio 0 of 4 (its one die, big and close, is taken for its pips). Re-measure them
-// whenever dice/model changes.
+// tai-studio 4 of 4 (its one die, big and close, found only by the look farther away: 0 of 4
+// without). Re-measure them whenever dice/model changes.
 var floors = map[string]struct {
 	exact           float64
 	missed, misread int
 }{
 	"matteop65":  {exact: 0.55, missed: 2},
 	"nell-byler": {exact: 0.6, missed: 2},
-	"tai-studio": {exact: 0, missed: 0},
+	"tai-studio": {exact: 0.75, missed: 0},
 }
 
 // TestReadPhotos reads every labelled photo of the three rigs. The matteop65 and nell-byler

@@ -31,6 +31,13 @@ ZOOM_SIDE = 128
 # and cost half as much again.
 WIDE = 1.6
 WIDE_MAX = 4
+# A frame where no die is found is looked at again farther away (dice.farBy): the whole frame in
+# the middle FAR of the detector's input. A die close up, half the frame or more, is bigger than
+# any the detector learnt, and it finds none, or only its pips. Only its peaks of dice at least
+# FAR_MIN_SIDE of the frame's longer side count (dice.farMinSide): smaller ones are the first
+# look's, and the far look's were mostly parts of dice cut by the frame's edge.
+FAR = 0.5
+FAR_MIN_SIDE = 0.3
 # A die whose box runs past the frame's edge by more than EDGE of its side may be cut off, and
 # part of a die reads as a smaller face (dice.edgeOver): the frame is unreadable. A detector
 # trained on rendered scenes, whose boxes are cut at the frame's edge, finds such dice often.
@@ -74,6 +81,18 @@ def closer(det, img, cand, min_peak=MIN_PEAK):
     near = [k for k in heat_peaks(out, s, x0, y0, min_peak)
             if math.hypot(k[1] - cx, k[2] - cy) < 0.5 * max(k[3], side) and 0.6 <= k[3] / side <= 1.6]
     return max(near) if near else None
+
+
+def farther(det, img, min_peak=MIN_PEAK):
+    """The detector's peaks of dice at least FAR_MIN_SIDE of the frame, on the whole frame shrunk to
+    FAR of its input, centred (dice.farther), best first."""
+    h, w = img.shape[:2]
+    sq, s, x0, y0 = common.zoom_square(img, w / 2, h / 2, FAR * common.DET / max(h, w), common.DET)
+    with torch.no_grad():
+        out = det(torch.from_numpy(common.det_input(sq)))[0]
+    c = [k for k in heat_peaks(out, s, x0, y0, min_peak) if k[3] >= FAR_MIN_SIDE * max(h, w)]
+    c.sort(key=lambda t: -t[0])
+    return c[:MAX_CANDS]
 
 
 def closer_all(det, face, img, cands, below=0.5):

@@ -116,15 +116,19 @@ def face_aug(sq, rng):
 
 
 def run_rig(det, face, items):
-    """Raw held-out readings: per photo its labels and the candidates with face probabilities."""
+    """Raw held-out readings: per photo its labels and the candidates with face probabilities, and
+    those of the look farther away (pipeline.farther)."""
     out = []
     for f, img, labels, _ in items:
         if len(labels) > 6:
             continue
         c = pipeline.candidates(det, img)
+        far = pipeline.farther(det, img)
         out.append(dict(file=f, labels=labels, cands=c, probs=pipeline.face_probs(face, img, c).tolist(),
                         closers=pipeline.closer_all(det, face, img, c, max(PEAKS)),
-                        wide=pipeline.wide_probs(face, img, c).tolist(), size=[img.shape[1], img.shape[0]]))
+                        wide=pipeline.wide_probs(face, img, c).tolist(), size=[img.shape[1], img.shape[0]],
+                        far=dict(cands=far, probs=pipeline.face_probs(face, img, far).tolist(),
+                                 wide=pipeline.wide_probs(face, img, far).tolist())))
     return out
 
 
@@ -175,6 +179,9 @@ def score(rows, th):
     for r in rows:
         status, vals, dice = pipeline.decide(r['cands'], np.array(r['probs']).reshape(-1, 7), th, r.get('closers'),
                                              r.get('wide'))
+        if not dice and r.get('far'):  # no die found: the look farther away (dice.Reader.Read)
+            f = r['far']
+            status, vals, dice = pipeline.decide(f['cands'], np.array(f['probs']).reshape(-1, 7), th, None, f['wide'])
         if 'size' in r and pipeline.at_edge(dice, *r['size']):
             status = 'unreadable'
         dice_n += len(r['labels'])
