@@ -28,8 +28,8 @@ const (
 // A frame where no die is found is looked at again farther away: the whole frame in the middle
 // farBy of the detector's input (pipeline.FAR). A die close up, half the frame or more, is
 // bigger than any the detector learnt (at most 140 of its 320 px, 0.44 of the frame), and it
-// finds none, or only its pips; held out, tai-studio's close-ups (0.43-0.81 of the frame) are
-// found there (2 of 18 photos read, 14 with). Only peaks of at least farMinSide of the frame's
+// finds none, or only its pips. tai-studio's close-ups (0.43-0.81 of the frame, never trained
+// on) are found there: the built-in networks read 2 of its 18 photos before, 15 with. Only peaks of at least farMinSide of the frame's
 // longer side count: smaller dice are the first look's, and those the far look found in its
 // stead were mostly parts of dice cut by the frame's edge, misread (6 more of matteop65's 11,390
 // cut photos).
