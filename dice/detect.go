@@ -101,23 +101,33 @@ func detBlob(img gocv.Mat) (gocv.Mat, error) {
 func (m *model) candidates(frame gocv.Mat) ([]cand, error) {
 	lb, s := letterbox(frame, m.cfg)
 	defer lb.Close()
-	blob, err := detBlob(lb)
+	c, err := m.detect(m.det, lb, s)
 	if err != nil {
-		return nil, fmt.Errorf("detector input: %w", err)
+		return nil, fmt.Errorf("detector: %w", err)
+	}
+	return surest(c), nil
+}
+
+// detect runs a detector network on a BGR square and returns its peaks (peaks), in the pixels
+// of what was scaled by s to the square.
+func (m *model) detect(net gocv.Net, sq gocv.Mat, s float64) ([]cand, error) {
+	blob, err := detBlob(sq)
+	if err != nil {
+		return nil, fmt.Errorf("input: %w", err)
 	}
 	defer blob.Close()
-	m.det.SetInput(blob, "")
-	out := m.det.Forward("")
+	net.SetInput(blob, "")
+	out := net.Forward("")
 	defer out.Close()
-	g := m.cfg.DetSide / m.cfg.Stride
+	g := sq.Rows() / m.cfg.Stride
 	if sz := out.Size(); len(sz) != 4 || sz[0] != 1 || sz[1] != 4 || sz[2] != g || sz[3] != g {
-		return nil, fmt.Errorf("detector output is %v, want [1 4 %d %d]", out.Size(), g, g)
+		return nil, fmt.Errorf("output is %v, want [1 4 %d %d]", sz, g, g)
 	}
 	o, err := out.DataPtrFloat32()
 	if err != nil {
-		return nil, fmt.Errorf("detector output: %w", err)
+		return nil, fmt.Errorf("output: %w", err)
 	}
-	return surest(peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak)), nil
+	return peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak), nil
 }
 
 // surest sorts candidates surest first (ties keep their order) and keeps at most maxCands.
@@ -168,23 +178,11 @@ func (m *model) closer(frame gocv.Mat, c cand) (k cand, ok bool, err error) {
 	z := zoom * detScale(frame, m.cfg)
 	sq, s, x0, y0 := zoomSquare(frame, c.x, c.y, z, zoomSide, m.cfg)
 	defer sq.Close()
-	blob, err := detBlob(sq)
+	found, err := m.detect(m.zoom, sq, s)
 	if err != nil {
 		return cand{}, false, fmt.Errorf("closer look: %w", err)
 	}
-	defer blob.Close()
-	m.zoom.SetInput(blob, "")
-	out := m.zoom.Forward("")
-	defer out.Close()
-	g := zoomSide / m.cfg.Stride
-	if sz := out.Size(); len(sz) != 4 || sz[0] != 1 || sz[1] != 4 || sz[2] != g || sz[3] != g {
-		return cand{}, false, fmt.Errorf("closer look: detector output is %v, want [1 4 %d %d]", sz, g, g)
-	}
-	o, err := out.DataPtrFloat32()
-	if err != nil {
-		return cand{}, false, fmt.Errorf("closer look: %w", err)
-	}
-	for _, p := range peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak) {
+	for _, p := range found {
 		p.x += float64(x0)
 		p.y += float64(y0)
 		r := p.side / c.side
@@ -201,25 +199,13 @@ func (m *model) farther(frame gocv.Mat) ([]cand, error) {
 	z := farBy * detScale(frame, m.cfg)
 	sq, s, x0, y0 := zoomSquare(frame, float64(frame.Cols())/2, float64(frame.Rows())/2, z, m.cfg.DetSide, m.cfg)
 	defer sq.Close()
-	blob, err := detBlob(sq)
-	if err != nil {
-		return nil, fmt.Errorf("look farther: %w", err)
-	}
-	defer blob.Close()
-	m.det.SetInput(blob, "")
-	out := m.det.Forward("")
-	defer out.Close()
-	g := m.cfg.DetSide / m.cfg.Stride
-	if sz := out.Size(); len(sz) != 4 || sz[0] != 1 || sz[1] != 4 || sz[2] != g || sz[3] != g {
-		return nil, fmt.Errorf("look farther: detector output is %v, want [1 4 %d %d]", sz, g, g)
-	}
-	o, err := out.DataPtrFloat32()
+	found, err := m.detect(m.det, sq, s)
 	if err != nil {
 		return nil, fmt.Errorf("look farther: %w", err)
 	}
 	least := farMinSide * float64(max(frame.Rows(), frame.Cols()))
 	var c []cand
-	for _, k := range peaks(o, g, float64(m.cfg.Stride), s, m.cfg.MinPeak) {
+	for _, k := range found {
 		if k.side >= least {
 			k.x += float64(x0)
 			k.y += float64(y0)
