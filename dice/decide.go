@@ -115,9 +115,11 @@ func decide(c []cand, probs, net [][7]float64, th thresholds, expect int, looks 
 }
 
 // edgeOver is how far, in its side, a die's box may run past the frame's edge (pipeline.EDGE):
-// a die further out may be cut off, and part of a die reads as a smaller face. A detector
-// trained on rendered scenes, whose boxes stop at the frame's edge, finds such dice often.
-const edgeOver = 0.1
+// a die further out may be cut off, and part of a die reads as a smaller face, or its side face
+// as a top one. A detector trained on rendered scenes, whose boxes stop at the frame's edge, finds
+// such dice often, and frames them a little smaller than they are: at 0.1 a 1 cut at the top of
+// matteop65/dice_42 slipped through (its box 0.096 past), and with it a side face read as a 5.
+const edgeOver = 0.05
 
 // atEdge makes a Reading unreadable when one of its dice, framed by c (Die.cand indexes it),
 // runs past a w x h frame's edge by more than edgeOver of its side.

@@ -46,8 +46,8 @@
 // with the sizes and thresholds in model/model.json; model.go loads them) and are run by
 // OpenCV's dnn module. Opts.Model (--model DIR) loads another folder of the same three files.
 // They are trained by `make train` (scripts/dicenet/*.py with Debian's python3-torch, on the
-// shared photo sets plus frames drawn by scripts/simframes); package dicebench and
-// `cantstop dice bench` measure them.
+// shared photo sets plus frames drawn by scripts/simframes; `make train-detector` trains the
+// detector alone); package dicebench and `cantstop dice bench` measure them.
 //
 // # Adapting to a rig
 //

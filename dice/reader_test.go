@@ -63,15 +63,15 @@ func readLabels(t testing.TB, rig string) []labelled {
 // exactly, the most photos read with a die missed (values right, one too few: the companion,
 // which expects four dice, refuses those) and the most read with a wrong value. They sit a
 // little below what the built-in networks measure with model.json's thresholds (peak 0.5,
-// face 0.85, doubt 0.8, look 0.97, no spot rule), measured 2026-12-07: matteop65 49 of 80
-// exact, 1 with a die missed, none wrong; nell-byler 33 of 48, 1 with a die missed, none wrong;
-// tai-studio 4 of 4 (its one die, big and close, found only by the look farther away: 0 of 4
-// without). Re-measure them whenever dice/model changes.
+// face 0.85, doubt 0.8, look 0.97, no spot rule), measured 2026-12-07 night: matteop65 70 of 80
+// exact, none with a die missed, none wrong; nell-byler 34 of 48, 1 with a die missed, none wrong;
+// tai-studio 15 of 18 (its one die, big and close, is mostly found by the look farther away).
+// Re-measure them whenever dice/model changes.
 var floors = map[string]struct {
 	exact           float64
 	missed, misread int
 }{
-	"matteop65":  {exact: 0.55, missed: 2},
+	"matteop65":  {exact: 0.8, missed: 2},
 	"nell-byler": {exact: 0.6, missed: 2},
 	"tai-studio": {exact: 0.75, missed: 0},
 }

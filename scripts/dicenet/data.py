@@ -11,10 +11,9 @@ import common
 GRID = common.DET // common.STRIDE
 
 
-def det_sample(img, dice, rng, sized=True):
+def det_sample(img, dice, rng):
     """One detector input (DET x DET BGR) and its targets: heat (GRID x GRID), and per cell the
-    log side, the offset in the cell, a mask of the cells that carry them and one of those whose
-    side is known (not for an UNSIZED rig)."""
+    log side, the offset in the cell and a mask of the cells that carry them."""
     h, w = img.shape[:2]
     D = common.DET
     if rng.random() < 0.25:  # exactly as the reader frames a photo
@@ -42,7 +41,6 @@ def det_sample(img, dice, rng, sized=True):
     heat = np.zeros((GRID, GRID), np.float32)
     reg = np.zeros((3, GRID, GRID), np.float32)
     mask = np.zeros((GRID, GRID), np.float32)
-    smask = np.zeros((GRID, GRID), np.float32)
     ys, xs = np.mgrid[0:GRID, 0:GRID]
     for _, cx, cy, side in dice:
         X, Y = M @ np.float32([cx, cy, 1])
@@ -56,8 +54,7 @@ def det_sample(img, dice, rng, sized=True):
         heat[iy, ix] = 1.0
         reg[:, iy, ix] = (math.log(S), gx - ix, gy - iy)
         mask[iy, ix] = 1
-        smask[iy, ix] = float(sized)
-    return x, heat, reg, mask, smask
+    return x, heat, reg, mask
 
 
 def photo_squares(img, dice, rng, per_die=3, min_side=0):

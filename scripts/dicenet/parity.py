@@ -35,7 +35,7 @@ TESTDATA = os.path.join(ROOT, 'dice', 'testdata')
 # One photo per rig, several dice where the rig has them, and one with a weak candidate whose
 # closer look finds a die (paths under dice/testdata).
 PHOTOS = ['photos/matteop65/dice_40.jpg', 'photos/nell-byler/IMG_20191208_111816.jpg',
-          'photos/tai-studio/eyes_3_2.jpg', 'photos/matteop65/four_43.jpg']
+          'photos/tai-studio/eyes_3_2.jpg', 'photos/matteop65/four_17.jpg']
 
 
 def b64(a):

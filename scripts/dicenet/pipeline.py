@@ -41,7 +41,7 @@ FAR_MIN_SIDE = 0.3
 # A die whose box runs past the frame's edge by more than EDGE of its side may be cut off, and
 # part of a die reads as a smaller face (dice.edgeOver): the frame is unreadable. A detector
 # trained on rendered scenes, whose boxes are cut at the frame's edge, finds such dice often.
-EDGE = 0.1
+EDGE = 0.05
 
 
 def candidates(det, img, min_peak=MIN_PEAK):

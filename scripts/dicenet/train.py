@@ -48,7 +48,7 @@ def train_detector(photos, iters, seed, ones=1.0):
     detector most often gives no peak (held-out nell-byler: 16 of 89 1s, 2-8 of each other value)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    items = [(img, dice, r not in common.UNSIZED) for r, its in photos for _, img, _, dice in its if dice]
+    items = [(img, dice) for r, its in photos if r not in common.NO_DETECTOR for _, img, _, dice in its if dice]
     w = np.array([ones if any(d[0] == 1 for d in it[1]) else 1.0 for it in items])
     w /= w.sum()
     m = nets.Detector()
@@ -57,18 +57,17 @@ def train_detector(photos, iters, seed, ones=1.0):
     m.train()
     t0 = time.time()
     for it in range(iters):
-        batch = [data.det_sample(*items[i][:2], rng, items[i][2]) for i in rng.choice(len(items), 16, p=w)]
+        batch = [data.det_sample(*items[i], rng) for i in rng.choice(len(items), 16, p=w)]
         x = torch.from_numpy(np.stack([common.det_input(b[0])[0] for b in batch]))
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
         mask = torch.from_numpy(np.stack([b[3] for b in batch]))
-        smask = torch.from_numpy(np.stack([b[4] for b in batch]))
         out = m(x)
         p = out[:, 0].clamp(1e-4, 1 - 1e-4)
         pos = (heat == 1).float()
         focal = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p)).sum()
         n = pos.sum().clamp(min=1)
-        regl = (F.smooth_l1_loss(out[:, 1], reg[:, 0], reduction='none') * smask).sum() + \
+        regl = (F.smooth_l1_loss(out[:, 1], reg[:, 0], reduction='none') * mask).sum() + \
             (F.l1_loss(out[:, 2:4], reg[:, 1:3], reduction='none') * mask[:, None]).sum()
         loss = (focal + regl) / n
         opt.zero_grad()
