@@ -85,7 +85,7 @@ train:
 	/usr/bin/python3 scripts/dicenet/parity.py
 
 # The detector alone, trained again beside the shipped face network (read back from face.onnx by
-# scripts/dicenet/unexport.py): about 17 minutes. The shipped detector was trained so.
+# scripts/dicenet/unexport.py): about 16 minutes. The shipped detector was trained so.
 .PHONY: train-detector
 train-detector:
 	$(GO) run ./scripts/simframes -n 800 .cache/simframes
