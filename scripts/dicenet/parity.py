@@ -59,39 +59,47 @@ def synthetic_squares():
 
 def from_onnx(model):
     """The PyTorch networks rebuilt from the ONNX files in model, for when the state dicts were
-    not kept: torch.onnx folds each BatchNorm into its convolution, so the BatchNorms become
-    identities and the convolutions take the folded weights and biases, matched in the order
-    the forward pass runs them (checked by shape)."""
+    not kept: torch.onnx folds each BatchNorm into the convolution before it, so each BatchNorm
+    becomes an identity (scale 1, shift the folded bias, mean 0, variance 1 - eps) and the
+    convolutions take the folded weights, matched in the order the forward pass runs them
+    (checked by shape). The state dicts load as training saves them (unexport.py)."""
     import onnx
     from onnx import numpy_helper
 
     def rebuild(net, path, shape):
         g = onnx.load(path).graph
         init = {i.name: numpy_helper.to_array(i) for i in g.initializer}
-        for name, m in list(net.named_modules()):
-            for k, c in list(m.named_children()):
-                if isinstance(c, torch.nn.BatchNorm2d):
-                    setattr(m, k, torch.nn.Identity())
         order = []
         hs = [m.register_forward_hook(lambda m, i, o: order.append(m)) for m in net.modules()
-              if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
+              if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d, torch.nn.Linear))]
         net.eval()
         with torch.no_grad():
             net(torch.zeros(1, *shape))
         for h in hs:
             h.remove()
+        norm = lambda i: order[i] if i < len(order) and isinstance(order[i], torch.nn.BatchNorm2d) else None
+        layers = [(m, norm(i + 1)) for i, m in enumerate(order) if not isinstance(m, torch.nn.BatchNorm2d)]
         nodes = [n for n in g.node if n.op_type in ('Conv', 'Gemm', 'MatMul')]
-        if len(nodes) != len(order):
-            raise SystemExit(f'{path}: {len(nodes)} weighted nodes, the network has {len(order)} layers')
-        for m, n in zip(order, nodes):
-            w = torch.from_numpy(init[n.input[1]].copy())
-            if n.op_type == 'MatMul':
-                w = w.t()
-            if w.shape != m.weight.shape:
-                raise SystemExit(f'{path}: node {n.name} has weights {tuple(w.shape)}, layer {m} wants {tuple(m.weight.shape)}')
-            m.weight = torch.nn.Parameter(w)
-            b = init[n.input[2]] if len(n.input) > 2 else np.zeros(w.shape[0], np.float32)
-            m.bias = torch.nn.Parameter(torch.from_numpy(b.copy()))
+        if len(nodes) != len(layers):
+            raise SystemExit(f'{path}: {len(nodes)} weighted nodes, the network has {len(layers)} layers')
+        with torch.no_grad():
+            for (m, bn), n in zip(layers, nodes):
+                w = torch.from_numpy(init[n.input[1]].copy())
+                if n.op_type == 'MatMul':
+                    w = w.t()
+                if w.shape != m.weight.shape:
+                    raise SystemExit(f'{path}: node {n.name} has weights {tuple(w.shape)}, layer {m} wants {tuple(m.weight.shape)}')
+                m.weight.copy_(w)
+                b = torch.from_numpy(init[n.input[2]].copy() if len(n.input) > 2 else np.zeros(w.shape[0], np.float32))
+                if bn is not None:
+                    bn.weight.fill_(1)
+                    bn.bias.copy_(b)
+                    bn.running_mean.zero_()
+                    bn.running_var.fill_(1 - bn.eps)
+                elif m.bias is not None:
+                    m.bias.copy_(b)
+                else:
+                    m.bias = torch.nn.Parameter(b)
         return net.eval()
 
     return (rebuild(nets.Detector(), os.path.join(model, 'detector.onnx'), (3, common.DET, common.DET)),
